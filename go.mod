@@ -1,0 +1,3 @@
+module github.com/dslint/dslint
+
+go 1.26

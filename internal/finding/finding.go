@@ -1,0 +1,145 @@
+// Package finding holds the result model shared by the engine, the CLI and
+// every report format: findings, rule metadata and the run summary.
+package finding
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Severity of a finding. The zero value is not a valid severity.
+type Severity int
+
+const (
+	Info Severity = iota + 1
+	Warning
+	Error
+)
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+}
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Info:
+		return "info"
+	}
+	return "none"
+}
+
+// Object identifies the Kubernetes object a finding is about.
+type Object struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+// Finding is one problem at one position.
+type Finding struct {
+	Rule       string
+	Severity   Severity
+	Message    string
+	File       string // as the user named it, slash-separated
+	Line       int    // 1-based
+	Column     int    // 1-based
+	Object     Object
+	Path       string // field path, e.g. spec.template.spec.tolerations[1].operator
+	Suppressed bool
+}
+
+// Sort orders findings by file, line, column and rule, as every format prints them.
+func Sort(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Column, b.Column),
+			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+}
+
+// Link is a related upstream document.
+type Link struct {
+	URL         string `json:"url"`
+	Description string `json:"description,omitempty"`
+}
+
+// Rule is a rule's metadata, read from its # METADATA block.
+type Rule struct {
+	ID          string   `json:"id"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Severity    Severity `json:"-"`
+	Remediation string   `json:"remediation"`
+	Related     []Link   `json:"related,omitempty"`
+	Bad         string   `json:"bad,omitempty"`  // a manifest that fails the rule
+	Good        string   `json:"good,omitempty"` // the same manifest, fixed
+}
+
+// HelpURI is where a rule's documentation lives.
+func (r Rule) HelpURI() string {
+	return "https://github.com/dslint/dslint/blob/main/docs/rules.md#" + r.ID
+}
+
+// Skipped is an input that was not linted, with the reason.
+type Skipped struct {
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// Summary counts what a run looked at and found.
+type Summary struct {
+	Files      int `json:"files"`
+	Objects    int `json:"objects"`
+	Workloads  int `json:"workloads"`
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+	Infos      int `json:"infos"`
+	Suppressed int `json:"suppressed"`
+	NonK8s     int `json:"-"` // documents that are not Kubernetes objects
+}
+
+// Result is everything a report prints.
+type Result struct {
+	Findings []Finding
+	Skipped  []Skipped
+	Summary  Summary
+	Rules    []Rule // every rule that ran, for SARIF descriptors
+}
+
+// Count fills the severity counts of the summary from the findings.
+func (r *Result) Count() {
+	s := &r.Summary
+	s.Errors, s.Warnings, s.Infos, s.Suppressed = 0, 0, 0, 0
+	for _, f := range r.Findings {
+		switch {
+		case f.Suppressed:
+			s.Suppressed++
+		case f.Severity == Error:
+			s.Errors++
+		case f.Severity == Warning:
+			s.Warnings++
+		default:
+			s.Infos++
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dslint/dslint/internal/finding"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// sample is a small result that exercises every field a format prints:
+// two files, all three severities, a suppressed finding and a skipped file.
+func sample() *finding.Result {
+	ds := finding.Object{APIVersion: "apps/v1", Kind: "DaemonSet", Namespace: "logging", Name: "fluent-bit"}
+	job := finding.Object{APIVersion: "batch/v1", Kind: "Job", Namespace: "ml", Name: "train"}
+	res := &finding.Result{
+		Findings: []finding.Finding{
+			{Rule: "daemonset-missing-control-plane-toleration", Severity: finding.Warning,
+				Message: `daemonset "fluent-bit" does not tolerate "node-role.kubernetes.io/control-plane:NoSchedule": it will not run on control-plane nodes`,
+				File:    "deploy/logging.yaml", Line: 9, Column: 5, Object: ds, Path: "spec.template.spec"},
+			{Rule: "wildcard-toleration", Severity: finding.Info,
+				Message: `toleration with "operator: Exists" and no key tolerates every taint`,
+				File:    "deploy/logging.yaml", Line: 14, Column: 11, Object: ds, Path: "spec.template.spec.tolerations[0]"},
+			{Rule: "invalid-toleration", Severity: finding.Error,
+				Message: `toleration value "true" must be empty when operator is "Exists"`,
+				File:    "jobs/train.yaml", Line: 12, Column: 20, Object: job, Path: "spec.template.spec.tolerations[0].value"},
+			{Rule: "toleration-without-node-selector", Severity: finding.Warning, Suppressed: true,
+				Message: `tolerates the dedicated taint "gpu" but has no node constraint`,
+				File:    "jobs/train.yaml", Line: 13, Column: 11, Object: job, Path: "spec.template.spec.tolerations[1]"},
+		},
+		Skipped: []finding.Skipped{{File: "chart/templates/ds.yaml", Reason: "helm template syntax (render it first: helm template … | dslint -)"}},
+		Summary: finding.Summary{Files: 3, Objects: 4, Workloads: 2},
+		Rules:   sampleRules(),
+	}
+	res.Count()
+	return res
+}
+
+func sampleRules() []finding.Rule {
+	return []finding.Rule{
+		{ID: "daemonset-missing-control-plane-toleration", Title: "DaemonSet skips control-plane nodes",
+			Description: "A DaemonSet without a node constraint does not tolerate the control-plane taint.",
+			Severity:    finding.Warning, Remediation: "Tolerate node-role.kubernetes.io/control-plane:NoSchedule.",
+			Related: []finding.Link{{URL: "https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/", Description: "DaemonSet"}}},
+		{ID: "invalid-toleration", Title: "Toleration the API server rejects", Description: "The toleration is invalid.",
+			Severity: finding.Error, Remediation: "Fix the toleration."},
+		{ID: "toleration-without-node-selector", Title: "Toleration without node constraint", Description: "Pods can land anywhere.",
+			Severity: finding.Warning, Remediation: "Add a nodeSelector."},
+		{ID: "wildcard-toleration", Title: "Toleration of every taint", Description: "operator Exists with no key.",
+			Severity: finding.Warning, Remediation: "Name the taint key."},
+	}
+}
+
+// golden compares got with testdata/<name>, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run: go test ./internal/report -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden file (run: go test ./internal/report -update, then review the diff)\n--- got ---\n%s", name, got)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		file, format string
+		opts         Options
+	}{
+		{"sample.txt", "text", Options{}},
+		{"sample-suppressed.txt", "text", Options{ShowSuppressed: true}},
+		{"sample-color.txt", "text", Options{Color: true}},
+		{"sample-quiet.txt", "text", Options{Quiet: true}},
+		{"sample.json", "json", Options{}},
+		{"sample.sarif", "sarif", Options{}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(&buf, c.format, sample(), c.opts); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.file, buf.Bytes())
+		})
+	}
+}
+
+func TestUnknownFormat(t *testing.T) {
+	if err := Write(&bytes.Buffer{}, "yaml", sample(), Options{}); err == nil {
+		t.Fatal("want an error for an unknown format")
+	}
+}

@@ -1,0 +1,86 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dslint/dslint/internal/finding"
+)
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+// writeText prints one line a finding, in the file:line:col form editors and
+// terminals turn into links, then a summary line.
+func writeText(w io.Writer, res *finding.Result, opts Options) error {
+	paint := func(code, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	var b strings.Builder
+	for _, f := range res.Findings {
+		if f.Suppressed && !opts.ShowSuppressed {
+			continue
+		}
+		sev := paint(severityColor(f.Severity), f.Severity.String())
+		if f.Suppressed {
+			sev += " (suppressed)"
+		}
+		fmt.Fprintf(&b, "%s: %s: %s %s\n",
+			paint(ansiBold, fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)),
+			sev, f.Message, paint(ansiDim, "["+f.Rule+"]"))
+	}
+	for _, s := range res.Skipped {
+		loc := s.File
+		if s.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", s.File, s.Line)
+		}
+		fmt.Fprintf(&b, "%s: skipped: %s\n", loc, s.Reason)
+	}
+	if !opts.Quiet {
+		b.WriteString(summaryLine(res.Summary))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func severityColor(s finding.Severity) string {
+	switch s {
+	case finding.Error:
+		return ansiRed
+	case finding.Warning:
+		return ansiYellow
+	}
+	return ansiCyan
+}
+
+func summaryLine(s finding.Summary) string {
+	parts := []string{
+		plural(s.Files, "file"), plural(s.Objects, "object"), plural(s.Workloads, "workload"),
+	}
+	line := strings.Join(parts, ", ") + " checked"
+	if s.NonK8s > 0 {
+		line += fmt.Sprintf(" (%s skipped: not Kubernetes objects)", plural(s.NonK8s, "document"))
+	}
+	found := fmt.Sprintf("%s, %s, %s", plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"))
+	if s.Suppressed > 0 {
+		found += fmt.Sprintf(" (%d suppressed)", s.Suppressed)
+	}
+	return line + ": " + found + "\n"
+}
+
+func plural(n int, word string) string {
+	if n == 1 || word == "info" {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
