@@ -1,0 +1,85 @@
+package manifest
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Position is a 1-based line and column in a file.
+type Position struct {
+	Line, Column int
+}
+
+// Locate finds the position of the field at path (strings are mapping keys,
+// ints are sequence indexes) inside an object node. A scalar field points at
+// its value, a mapping or sequence field at its key, a sequence item at the
+// item; with onKey a field always points at its key. When the path leaves the
+// document (a missing field), the nearest existing parent is used; the
+// object's own position is its `kind:` line.
+func Locate(obj *yaml.Node, path []any, onKey bool) Position {
+	pos := kindPosition(obj)
+	cur := resolve(obj)
+	for i, step := range path {
+		last := i == len(path)-1
+		switch s := step.(type) {
+		case string:
+			k, v := lookupPair(cur, s)
+			if k == nil {
+				return pos
+			}
+			pos = at(k)
+			if last && !onKey && v != nil && v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+				pos = at(v)
+			}
+			cur = v
+		case int:
+			if cur == nil || cur.Kind != yaml.SequenceNode || s < 0 || s >= len(cur.Content) {
+				return pos
+			}
+			cur = resolve(cur.Content[s])
+			pos = at(cur)
+		default:
+			return pos
+		}
+	}
+	return pos
+}
+
+func at(n *yaml.Node) Position { return Position{Line: n.Line, Column: n.Column} }
+
+func kindPosition(obj *yaml.Node) Position {
+	if k, _ := lookupPair(obj, "kind"); k != nil {
+		return at(k)
+	}
+	return at(obj)
+}
+
+var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// FormatPath writes a field path the way users read it:
+// spec.template.spec.tolerations[1].operator, nodeSelector["kubernetes.io/os"].
+func FormatPath(path []any) string {
+	var b strings.Builder
+	for _, step := range path {
+		switch s := step.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", s)
+		case string:
+			if !plainKey.MatchString(s) {
+				fmt.Fprintf(&b, "[%s]", strconv.Quote(s))
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s)
+		default:
+			fmt.Fprintf(&b, "[%v]", s)
+		}
+	}
+	return b.String()
+}
