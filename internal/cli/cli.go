@@ -1,0 +1,220 @@
+// Package cli is dslint's command line: subcommands, flags and exit codes.
+// It is the only package that knows about flags; Main returns the exit code
+// and only package main exits.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dslint/dslint"
+	"github.com/dslint/dslint/internal/engine"
+)
+
+// Exit codes (SPEC §2).
+const (
+	ExitOK       = 0 // nothing at or above --fail-on
+	ExitFindings = 1 // findings at or above --fail-on
+	ExitUsage    = 2 // usage or configuration error, unreadable path, no input
+	ExitInternal = 3 // a bug
+)
+
+// env is what a command runs with: its streams, and the engine built once.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// usageError is an error the user can fix by changing the command line.
+type usageError struct{ error }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+type command struct {
+	name, summary string
+	run           func(e *env, args []string) (int, error)
+}
+
+func commands() []command {
+	return []command{
+		{"lint", "lint files and directories (the default command)", runLint},
+		{"rules", "list the rules", runRules},
+		{"explain", "explain one rule: what, why, a bad and a good example, the fix", runExplain},
+		{"version", "print the version", runVersion},
+	}
+}
+
+// Main runs dslint with args (without the program name) and returns the exit
+// code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "dslint: internal error: %v\n%s", p, debug.Stack())
+			code = ExitInternal
+		}
+	}()
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		printUsage(stdout)
+		return ExitOK
+	}
+	cmd := commands()[0]
+	if len(args) > 0 {
+		if i := slices.IndexFunc(commands(), func(c command) bool { return c.name == args[0] }); i >= 0 {
+			cmd, args = commands()[i], args[1:]
+		}
+	}
+	code, err := cmd.run(e, args)
+	if err == nil {
+		return code
+	}
+	if errors.Is(err, pflag.ErrHelp) {
+		return ExitOK
+	}
+	fmt.Fprintf(stderr, "dslint: %v\n", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		return ExitUsage
+	}
+	return ExitInternal
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `dslint checks that Kubernetes workloads land on the nodes they are meant for:
+tolerations, node selectors, node affinity and DaemonSet coverage, with the
+Kubernetes scheduler's own semantics.
+
+Usage:
+  dslint [lint] [flags] PATH...   lint files and directories ("-" reads stdin)
+  dslint rules [--format text|json|markdown]
+  dslint explain RULE
+  dslint version
+
+Commands:
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Run "dslint lint --help" for the flags of lint.
+Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error, 3 internal error.
+`)
+}
+
+// newFlagSet is a flag set that reports errors to the caller instead of
+// exiting, and prints help to stdout.
+func newFlagSet(e *env, name, usage string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(e.stdout)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stdout, "Usage: %s\n\nFlags:\n%s", usage, fs.FlagUsages())
+	}
+	fs.SortFlags = false
+	return fs
+}
+
+// parseFlags parses args and turns flag errors into usage errors.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard) // errors are printed once, by Main
+	err := fs.Parse(args)
+	if errors.Is(err, pflag.ErrHelp) {
+		fs.Usage()
+		return err
+	}
+	if err != nil {
+		return usagef("%s: %v (see dslint %s --help)", fs.Name(), err, fs.Name())
+	}
+	return nil
+}
+
+// loadEngine compiles the built-in rules.
+func loadEngine(settings engine.Settings) (*engine.Engine, error) {
+	eng, err := engine.New(context.Background(), dslint.Policies, settings)
+	if err != nil {
+		return nil, fmt.Errorf("load rules: %w", err)
+	}
+	return eng, nil
+}
+
+func runVersion(e *env, args []string) (int, error) {
+	fs := newFlagSet(e, "version", "dslint version")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(e.stdout, "dslint %s\n", version())
+	return ExitOK, nil
+}
+
+// version is the module version when built with go install pkg@version, or
+// the VCS revision when built from a checkout.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "devel+" + s.Value[:12]
+		}
+	}
+	return "devel"
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// closest suggests the known name nearest to s, for "did you mean" hints.
+func closest(s string, known []string) string {
+	best, bestDist := "", len(s)/2+2
+	for _, k := range known {
+		if d := distance(s, k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein edit distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func oneOf(value string, allowed []string) bool { return slices.Contains(allowed, value) }
+
+func quoteList(xs []string) string { return strings.Join(xs, "|") }

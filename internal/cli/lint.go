@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/dslint/dslint/internal/engine"
+	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/lint"
+	"github.com/dslint/dslint/internal/manifest"
+	"github.com/dslint/dslint/internal/report"
+)
+
+var failOnLevels = []string{"error", "warning", "info", "none"}
+
+type lintFlags struct {
+	format    string
+	output    string
+	failOn    string
+	quiet     bool
+	parseOnly bool
+}
+
+func runLint(e *env, args []string) (int, error) {
+	var fl lintFlags
+	fs := newFlagSet(e, "lint", "dslint [lint] [flags] PATH...   (\"-\" reads stdin; no PATH means \".\")")
+	fs.StringVarP(&fl.format, "format", "f", "text", "output format: "+quoteList(report.Formats))
+	fs.StringVarP(&fl.output, "output", "o", "", "write the report to `FILE` instead of stdout")
+	fs.StringVar(&fl.failOn, "fail-on", "warning", "lowest severity that makes the exit code 1: "+quoteList(failOnLevels))
+	fs.BoolVarP(&fl.quiet, "quiet", "q", false, "no summary line")
+	fs.BoolVar(&fl.parseOnly, "parse-only", false, "read and parse the inputs, run no rule (for benchmarks)")
+	_ = fs.MarkHidden("parse-only")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	if !oneOf(fl.format, report.Formats) {
+		return 0, usagef("unknown --format %q (want %s)", fl.format, quoteList(report.Formats))
+	}
+	if !oneOf(fl.failOn, failOnLevels) {
+		return 0, usagef("unknown --fail-on %q (want %s)", fl.failOn, quoteList(failOnLevels))
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	srcs, err := manifest.Discover(paths)
+	if err != nil {
+		return 0, usageError{err}
+	}
+	if len(srcs) == 0 {
+		return 0, usagef("no manifests found in %v (looked for *.yaml, *.yml and *.json files)", paths)
+	}
+	var eng *engine.Engine
+	if !fl.parseOnly {
+		if eng, err = loadEngine(engine.Settings{}); err != nil {
+			return 0, err
+		}
+	}
+	res, problems := lint.Run(context.Background(), eng, srcs, e.stdin, lint.Options{ParseOnly: fl.parseOnly})
+	if err := writeReport(e, fl, res); err != nil {
+		return 0, err
+	}
+	for _, p := range append(problems.Unreadable, problems.Internal...) {
+		fmt.Fprintf(e.stderr, "dslint: %v\n", p)
+	}
+	switch {
+	case len(problems.Internal) > 0:
+		return ExitInternal, nil
+	case len(problems.Unreadable) > 0:
+		return ExitUsage, nil
+	case fails(res, fl.failOn):
+		return ExitFindings, nil
+	}
+	return ExitOK, nil
+}
+
+// writeReport prints the report to stdout or to --output. The file is written
+// only once the report is complete.
+func writeReport(e *env, fl lintFlags, res *finding.Result) error {
+	opts := report.Options{Quiet: fl.quiet}
+	if fl.output == "" {
+		opts.Color = fl.format == "text" && isTerminal(e.stdout) && os.Getenv("NO_COLOR") == ""
+		return report.Write(e.stdout, fl.format, res, opts)
+	}
+	var buf bytes.Buffer
+	if err := report.Write(&buf, fl.format, res, opts); err != nil {
+		return err
+	}
+	if err := os.WriteFile(fl.output, buf.Bytes(), 0o644); err != nil {
+		return usagef("write report: %v", err)
+	}
+	return nil
+}
+
+// fails is true when an unsuppressed finding is at or above the --fail-on level.
+func fails(res *finding.Result, failOn string) bool {
+	if failOn == "none" {
+		return false
+	}
+	threshold, _ := finding.ParseSeverity(failOn)
+	for _, f := range res.Findings {
+		if !f.Suppressed && f.Severity >= threshold {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Limits on one object, so aliases and nesting cannot make a small file
+// expand without bound.
+const (
+	maxNodes = 1_000_000 // nodes after alias expansion
+	maxDepth = 1_000
+)
+
+var errTooLarge = errors.New("object expands to more than 1,000,000 nodes (aliases?)")
+
+// toValue converts a YAML node to the Rego value kubectl would send to the
+// API server: scalars typed as YAML 1.1 types them (sigs.k8s.io/yaml reads
+// plain yes/no/on/off as booleans), merge keys applied, aliases expanded
+// within limits.
+func toValue(n *yaml.Node) (ast.Value, error) {
+	c := converter{budget: maxNodes}
+	return c.value(n, 0)
+}
+
+type converter struct{ budget int }
+
+func (c *converter) value(n *yaml.Node, depth int) (ast.Value, error) {
+	c.budget--
+	if c.budget < 0 {
+		return nil, errTooLarge
+	}
+	if depth > maxDepth {
+		return nil, fmt.Errorf("object is nested more than %d levels deep", maxDepth)
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return ast.Null{}, nil
+		}
+		return c.value(n.Content[0], depth)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return ast.Null{}, nil
+		}
+		return c.value(n.Alias, depth+1)
+	case yaml.SequenceNode:
+		terms := make([]*ast.Term, 0, len(n.Content))
+		for _, item := range n.Content {
+			v, err := c.value(item, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, ast.NewTerm(v))
+		}
+		return ast.NewArray(terms...), nil
+	case yaml.MappingNode:
+		return c.mapping(n, depth)
+	}
+	return scalarValue(n), nil
+}
+
+func (c *converter) mapping(n *yaml.Node, depth int) (ast.Value, error) {
+	obj := ast.NewObject()
+	// Merged entries (<<: *base) first, so the mapping's own keys win.
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Tag == "!!merge" {
+			if err := c.merge(obj, n.Content[i+1], depth); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Tag == "!!merge" {
+			continue
+		}
+		v, err := c.value(n.Content[i+1], depth+1)
+		if err != nil {
+			return nil, err
+		}
+		obj.Insert(ast.StringTerm(keyString(k)), ast.NewTerm(v))
+	}
+	return obj, nil
+}
+
+func (c *converter) merge(into ast.Object, src *yaml.Node, depth int) error {
+	sources := []*yaml.Node{src}
+	if src.Kind == yaml.SequenceNode {
+		sources = src.Content
+	}
+	for _, s := range sources {
+		v, err := c.value(s, depth+1)
+		if err != nil {
+			return err
+		}
+		if o, ok := v.(ast.Object); ok {
+			o.Foreach(func(k, v *ast.Term) {
+				if into.Get(k) == nil {
+					into.Insert(k, v)
+				}
+			})
+		}
+	}
+	return nil
+}
+
+// keyString is a mapping key as JSON has it: a string, whatever its YAML type.
+func keyString(k *yaml.Node) string {
+	if k.Kind == yaml.ScalarNode {
+		return k.Value
+	}
+	return fmt.Sprintf("<%s key at line %d>", kindName(k.Kind), k.Line)
+}
+
+func kindName(k yaml.Kind) string {
+	switch k {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "sequence"
+	}
+	return "node"
+}
+
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// yaml11Bools are the plain scalars YAML 1.1 (and so kubectl) reads as
+// booleans beyond true and false.
+var yaml11Bools = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "on": true, "On": true, "ON": true,
+	"n": false, "N": false, "no": false, "No": false, "NO": false, "off": false, "Off": false, "OFF": false,
+}
+
+func scalarValue(n *yaml.Node) ast.Value {
+	v := n.Value
+	switch n.ShortTag() {
+	case "!!null":
+		return ast.Null{}
+	case "!!bool":
+		b, err := strconv.ParseBool(strings.ToLower(v))
+		if err != nil {
+			return ast.String(v)
+		}
+		return ast.Boolean(b)
+	case "!!int", "!!float":
+		return numberValue(v)
+	case "!!str":
+		if b, ok := yaml11Bools[v]; ok && n.Style == 0 {
+			return ast.Boolean(b)
+		}
+	}
+	return ast.String(v)
+}
+
+func numberValue(v string) ast.Value {
+	if jsonNumber.MatchString(v) {
+		return ast.Number(v)
+	}
+	clean := strings.ReplaceAll(v, "_", "")
+	if i, err := strconv.ParseInt(clean, 0, 64); err == nil {
+		return ast.Number(strconv.FormatInt(i, 10))
+	}
+	if f, err := strconv.ParseFloat(strings.TrimPrefix(clean, "+"), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return ast.Number(strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	return ast.String(v) // .inf, .nan: no JSON number for them
+}

@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/dslint/dslint/internal/finding"
+)
+
+// rulesPrefix is the package path under which every rule lives.
+var rulesPrefix = ast.MustParseRef("data.dslint.rules")
+
+var ruleID = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// RuleID returns the rule id of a module's package (the last element of
+// data.dslint.rules["<id>"]), or "" when the module is not a rule.
+func RuleID(m *ast.Module) string {
+	p := m.Package.Path
+	if len(p) != len(rulesPrefix)+1 || !p.HasPrefix(rulesPrefix) {
+		return ""
+	}
+	s, ok := p[len(p)-1].Value.(ast.String)
+	if !ok {
+		return ""
+	}
+	return string(s)
+}
+
+// RulesOf reads the metadata of every rule module. A rule without a title,
+// description, severity or remediation is an error: its documentation and
+// SARIF descriptor would be empty.
+func RulesOf(modules []*ast.Module) ([]finding.Rule, error) {
+	var out []finding.Rule
+	seen := map[string]string{}
+	for _, m := range modules {
+		id := RuleID(m)
+		if id == "" {
+			continue
+		}
+		file := m.Package.Location.File
+		a := packageAnnotations(m)
+		if a == nil {
+			continue // a rule may span files; its metadata is in one of them
+		}
+		if prev, dup := seen[id]; dup {
+			return nil, fmt.Errorf("%s: rule %s already has metadata in %s", file, id, prev)
+		}
+		seen[id] = file
+		r, err := ruleFromAnnotations(id, a)
+		if err != nil {
+			return nil, fmt.Errorf("%s: rule %s: %w", file, id, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func packageAnnotations(m *ast.Module) *ast.Annotations {
+	for _, a := range m.Annotations {
+		if a.Scope == "package" {
+			return a
+		}
+	}
+	return nil
+}
+
+func ruleFromAnnotations(id string, a *ast.Annotations) (finding.Rule, error) {
+	if !ruleID.MatchString(id) {
+		return finding.Rule{}, fmt.Errorf("id must be lowercase words joined by '-'")
+	}
+	r := finding.Rule{
+		ID:          id,
+		Title:       strings.TrimSpace(a.Title),
+		Description: strings.TrimSpace(a.Description),
+		Remediation: strings.TrimSpace(customString(a, "remediation")),
+		Bad:         customString(a, "bad"),
+		Good:        customString(a, "good"),
+	}
+	for _, rr := range a.RelatedResources {
+		r.Related = append(r.Related, finding.Link{URL: rr.Ref.String(), Description: rr.Description})
+	}
+	sev, err := finding.ParseSeverity(customString(a, "severity"))
+	if err != nil {
+		return finding.Rule{}, fmt.Errorf("metadata custom.severity: %w", err)
+	}
+	r.Severity = sev
+	for field, v := range map[string]string{"title": r.Title, "description": r.Description, "custom.remediation": r.Remediation} {
+		if v == "" {
+			return finding.Rule{}, fmt.Errorf("metadata has no %s", field)
+		}
+	}
+	return r, nil
+}
+
+func customString(a *ast.Annotations, key string) string {
+	s, _ := a.Custom[key].(string)
+	return s
+}

@@ -1,0 +1,75 @@
+# METADATA
+# description: |
+#   Workloads and their pod templates. Every rule reads the pod spec through
+#   this package, so each workload kind is handled in one place.
+package dslint.lib.k8s
+
+# The API groups each workload kind is served from; a custom resource that
+# reuses a kind name in another group is not a workload.
+_kind_groups := {
+	"Pod": {""},
+	"ReplicationController": {""},
+	"PodTemplate": {""},
+	"Deployment": {"apps", "extensions"},
+	"ReplicaSet": {"apps", "extensions"},
+	"StatefulSet": {"apps"},
+	"DaemonSet": {"apps", "extensions"},
+	"Job": {"batch"},
+	"CronJob": {"batch"},
+}
+
+# group is the API group of input ("" for the core group).
+group := "" if {
+	not contains(input.apiVersion, "/")
+} else := split(input.apiVersion, "/")[0]
+
+# pod_spec_path is the path from the object to its pod spec.
+pod_spec_path := _spec_path(input.kind) if _kind_groups[input.kind][group]
+
+_spec_path("Pod") := ["spec"]
+
+_spec_path("PodTemplate") := ["template", "spec"]
+
+_spec_path("CronJob") := ["spec", "jobTemplate", "spec", "template", "spec"]
+
+_spec_path(kind) := ["spec", "template", "spec"] if {
+	kind in {"ReplicationController", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job"}
+}
+
+# is_workload is true when input is an object with a pod template.
+is_workload if pod_spec_path
+
+is_daemonset if {
+	input.kind == "DaemonSet"
+	is_workload
+}
+
+# pod_spec is the workload's pod spec ({} when the manifest leaves it out).
+pod_spec := _object_or_empty(object.get(input, pod_spec_path, {})) if is_workload
+
+_object_or_empty(x) := x if is_object(x)
+
+_object_or_empty(x) := {} if not is_object(x)
+
+# tolerations maps each toleration's index to the toleration.
+tolerations[i] := t if {
+	some i, t in _list(pod_spec.tolerations)
+}
+
+# toleration_path is the path of the toleration at index i.
+toleration_path(i) := array.concat(pod_spec_path, ["tolerations", i])
+
+_list(x) := x if is_array(x)
+
+_list(x) := [] if not is_array(x)
+
+# name is the object's name, for messages.
+default name := ""
+
+name := input.metadata.name if is_string(input.metadata.name)
+
+# kind_label is the kind in lowercase, for messages ("daemonset", "pod").
+kind_label := lower(input.kind)
+
+# toleration_list_path is the path of the pod spec's tolerations list.
+toleration_list_path := array.concat(pod_spec_path, ["tolerations"])

@@ -1,0 +1,22 @@
+# METADATA
+# description: |
+#   The router: every rule is a package under data.dslint.rules whose last
+#   path element is the rule id, and whose `report` set holds its findings.
+#   Adding a rule needs no edit here.
+package dslint.main
+
+import data.dslint.lib.settings
+import data.dslint.lib.k8s
+
+# report is every finding of every enabled rule for the object in input.
+report contains finding if {
+	some rule_id
+	some f in data.dslint.rules[rule_id].report
+	not settings.disabled[rule_id]
+	finding := object.union(f, {"rule": rule_id})
+}
+
+# workload is true when input has a pod template dslint analyses.
+default workload := false
+
+workload if k8s.is_workload

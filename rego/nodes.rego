@@ -1,0 +1,103 @@
+# METADATA
+# description: |
+#   Node constraints of a pod spec: nodeName, nodeSelector and required node
+#   affinity (terms ORed, requirements within a term ANDed, an empty term
+#   matching no node), and whether they pin pods to a dedicated pool or only
+#   to generic properties every node has (OS, architecture, zone, instance
+#   type).
+package dslint.lib.nodes
+
+# Labels every node carries; constraining on them alone does not keep pods
+# off any particular pool.
+_generic_exact := {
+	"kubernetes.io/os",
+	"kubernetes.io/arch",
+	"beta.kubernetes.io/os",
+	"beta.kubernetes.io/arch",
+	"node.kubernetes.io/instance-type",
+	"beta.kubernetes.io/instance-type",
+}
+
+_generic_prefixes := ["topology.kubernetes.io/", "failure-domain.beta.kubernetes.io/"]
+
+# is_generic_label is true for a node label that says nothing about a pool.
+is_generic_label(key) if key in _generic_exact
+
+is_generic_label(key) if {
+	some p in _generic_prefixes
+	startswith(key, p)
+}
+
+# node_name is the pod's spec.nodeName, "" when unset.
+node_name(spec) := n if {
+	n := spec.nodeName
+	is_string(n)
+} else := ""
+
+# node_selector is the pod's spec.nodeSelector, {} when unset.
+node_selector(spec) := s if {
+	s := spec.nodeSelector
+	is_object(s)
+} else := {}
+
+# required is the required node affinity (a NodeSelector), undefined when unset.
+required(spec) := r if {
+	r := spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
+	r != null
+}
+
+# required_terms are the nodeSelectorTerms of the required node affinity.
+required_terms(spec) := ts if {
+	ts := required(spec).nodeSelectorTerms
+	is_array(ts)
+} else := []
+
+# has_constraint is true when the pod spec restricts nodes at all.
+has_constraint(spec) if node_name(spec) != ""
+
+has_constraint(spec) if count(node_selector(spec)) > 0
+
+has_constraint(spec) if required(spec)
+
+# pins_pool is true when the constraint keeps pods on particular nodes: a
+# nodeName, a nodeSelector on a label that is not generic, or a required
+# affinity whose every term does so (terms are ORed, so one generic term lets
+# pods onto every node).
+pins_pool(spec) if node_name(spec) != ""
+
+pins_pool(spec) if {
+	some key, _ in node_selector(spec)
+	not is_generic_label(key)
+}
+
+pins_pool(spec) if {
+	terms := required_terms(spec)
+	count(terms) > 0
+	every term in terms {
+		_term_pins(term)
+	}
+}
+
+# A term pins when one of its requirements admits only nodes with a specific
+# non-generic label (In, Exists, Gt, Lt) or a specific node name.
+_term_pins(term) if {
+	some req in _list(term.matchExpressions)
+	req.operator in {"In", "Exists", "Gt", "Lt"}
+	not is_generic_label(req.key)
+}
+
+_term_pins(term) if {
+	some req in _list(term.matchFields)
+	req.key == "metadata.name"
+	req.operator == "In"
+}
+
+# An empty term matches no node at all.
+_term_pins(term) if {
+	count(_list(object.get(term, "matchExpressions", []))) == 0
+	count(_list(object.get(term, "matchFields", []))) == 0
+}
+
+_list(x) := x if is_array(x)
+
+_list(x) := [] if not is_array(x)

@@ -1,0 +1,42 @@
+# METADATA
+# description: |
+#   Run settings from .dslint.yaml and flags, with the defaults that apply
+#   when a rule is evaluated on its own (in Rego unit tests, for example).
+#   dslint puts the run's settings at data.dslint.config.
+package dslint.lib.settings
+
+# disabled is the set of rule ids turned off for this run.
+default disabled := set()
+
+disabled := {id | some id in data.dslint.config.disabled}
+
+# system_taints are the taint keys (exact, or prefixes ending in "/") that
+# belong to Kubernetes itself rather than to a dedicated pool.
+default system_taints := [
+	"node.kubernetes.io/",
+	"node-role.kubernetes.io/",
+	"node.cloudprovider.kubernetes.io/",
+	"node.kubernetes.io/out-of-service",
+]
+
+system_taints := data.dslint.config.systemTaints
+
+# comparison_operators mirrors the TaintTolerationComparisonOperators feature
+# gate (alpha and off by default through Kubernetes 1.36): with it off, Lt and
+# Gt tolerations are rejected by the API server and match no taint.
+default comparison_operators := false
+
+comparison_operators := data.dslint.config.featureGates.TaintTolerationComparisonOperators
+
+# is_system_taint is true for a taint key Kubernetes itself applies.
+is_system_taint(key) if {
+	some entry in system_taints
+	_matches_entry(key, entry)
+}
+
+_matches_entry(key, entry) if key == entry
+
+_matches_entry(key, entry) if {
+	endswith(entry, "/")
+	startswith(key, entry)
+}

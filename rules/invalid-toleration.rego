@@ -1,0 +1,198 @@
+# METADATA
+# title: Toleration the API server rejects or that can never match
+# description: |
+#   A toleration is checked by the API server (ValidateTolerations) when the
+#   workload is applied: a bad one fails the deploy, or, in a Deployment's pod
+#   template, leaves the rollout stuck. This rule reports each problem the API
+#   server would report, at the offending field: an operator other than
+#   Equal or Exists (operators are case-sensitive: "exists" is rejected), an
+#   empty key without "Exists", a value with "Exists", an effect other than
+#   NoSchedule, PreferNoSchedule or NoExecute, tolerationSeconds without
+#   effect NoExecute, a key that is not a valid label key, a value that is not
+#   a valid label value, a field of the wrong type (value: true instead of
+#   "true"), and Lt/Gt while the TaintTolerationComparisonOperators feature
+#   gate is off (the default through 1.36) or with a value that is not a
+#   canonical integer.
+# related_resources:
+#   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+#     description: Taints and Tolerations
+# custom:
+#   severity: error
+#   remediation: |
+#     Use operator Equal with a key and a value, or operator Exists with a key
+#     and no value (or no key at all to tolerate every taint). Write effects as
+#     NoSchedule, PreferNoSchedule or NoExecute, quote values that look like
+#     booleans or numbers, and only set tolerationSeconds with effect NoExecute.
+#   bad: |
+#     apiVersion: v1
+#     kind: Pod
+#     metadata:
+#       name: trainer
+#     spec:
+#       containers: [{name: main, image: trainer:1.0}]
+#       tolerations:
+#         - key: nvidia.com/gpu
+#           operator: Exists
+#           value: "true"
+#           effect: NoSchedule
+#   good: |
+#     apiVersion: v1
+#     kind: Pod
+#     metadata:
+#       name: trainer
+#     spec:
+#       containers: [{name: main, image: trainer:1.0}]
+#       tolerations:
+#         - key: nvidia.com/gpu
+#           operator: Exists
+#           effect: NoSchedule
+package dslint.rules["invalid-toleration"]
+
+import data.dslint.lib.k8s
+import data.dslint.lib.labels
+import data.dslint.lib.result
+import data.dslint.lib.settings
+import data.dslint.lib.tolerations as tol
+
+_effects := ["NoSchedule", "PreferNoSchedule", "NoExecute"]
+
+_string_fields := ["key", "operator", "value", "effect"]
+
+report contains result.fail(k8s.toleration_path(i), msg) if {
+	some i, t in k8s.tolerations
+	not is_object(t)
+	msg := sprintf("toleration must be a mapping with key, operator, value and effect, not %s", [_show(t)])
+}
+
+# Wrong types fail decoding before any other check runs.
+report contains result.fail(_path(i, name), msg) if {
+	some i, t in k8s.tolerations
+	some name in _string_fields
+	not is_string(object.get(t, name, ""))
+	msg := sprintf("toleration %s %s must be a string; quote it", [name, _show(t[name])])
+}
+
+report contains result.fail(_path(i, "tolerationSeconds"), msg) if {
+	some i, t in k8s.tolerations
+	secs := t.tolerationSeconds
+	secs != null
+	not _is_integer(secs)
+	msg := sprintf("tolerationSeconds %s must be an integer number of seconds", [_show(secs)])
+}
+
+report contains result.fail(_path(i, "operator"), msg) if {
+	some i, t in _typed
+	op := tol.field(t, "operator")
+	not op in {"", "Equal", "Exists", "Lt", "Gt"}
+	msg := sprintf("toleration operator %q is not supported: use %s%s", [op, _supported_operators, _did_you_mean(op, ["Equal", "Exists"])])
+}
+
+report contains result.fail(_path(i, "operator"), msg) if {
+	some i, t in _typed
+	op := tol.field(t, "operator")
+	op in {"Lt", "Gt"}
+	not settings.comparison_operators
+	msg := sprintf("toleration operator %q needs the TaintTolerationComparisonOperators feature gate (alpha, off by default): the API server rejects it and it matches no taint", [op])
+}
+
+report contains result.fail(_path(i, "operator"), msg) if {
+	some i, t in _typed
+	tol.field(t, "key") == ""
+	op := tol.field(t, "operator")
+	op != "Exists"
+	msg := sprintf("toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not %s", [_show_operator(op)])
+}
+
+report contains result.fail(_path(i, "key"), msg) if {
+	some i, t in _typed
+	key := tol.field(t, "key")
+	key != ""
+	problem := labels.key_problem(key)
+	msg := sprintf("toleration key %q is not a valid label key: %s", [key, problem])
+}
+
+report contains result.fail(_path(i, "value"), msg) if {
+	some i, t in _typed
+	tol.field(t, "operator") == "Exists"
+	value := tol.field(t, "value")
+	value != ""
+	msg := sprintf("toleration value %q must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"", [value])
+}
+
+report contains result.fail(_path(i, "value"), msg) if {
+	some i, t in _typed
+	tol.field(t, "operator") in {"", "Equal"}
+	value := tol.field(t, "value")
+	problem := labels.value_problem(value)
+	msg := sprintf("toleration value %q is not a valid label value: %s", [value, problem])
+}
+
+report contains result.fail(_path(i, "value"), msg) if {
+	some i, t in _typed
+	op := tol.field(t, "operator")
+	op in {"Lt", "Gt"}
+	settings.comparison_operators
+	value := tol.field(t, "value")
+	not labels.canonical_int(value)
+	msg := sprintf("toleration value %q must be a decimal integer in canonical form (no leading zeros or \"+\", within int64) for operator %q", [value, op])
+}
+
+report contains result.fail(_path(i, "effect"), msg) if {
+	some i, t in _typed
+	effect := tol.field(t, "effect")
+	effect != ""
+	not effect in _effects
+	msg := sprintf("toleration effect %q is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\"%s", [effect, _did_you_mean(effect, _effects)])
+}
+
+report contains result.fail(_seconds_path(i, t), msg) if {
+	some i, t in _typed
+	t.tolerationSeconds != null
+	effect := tol.field(t, "effect")
+	effect != "NoExecute"
+	msg := sprintf("tolerationSeconds needs effect \"NoExecute\", not %s: only NoExecute taints evict pods", [_show_effect(effect)])
+}
+
+# _typed are the tolerations whose fields have the right types; type errors
+# are reported once above and hide the checks that would only repeat them.
+_typed[i] := t if {
+	some i, t in k8s.tolerations
+	is_object(t)
+	every name in _string_fields {
+		is_string(object.get(t, name, ""))
+	}
+}
+
+_path(i, name) := array.concat(k8s.toleration_path(i), [name])
+
+# tolerationSeconds without NoExecute: upstream reports the effect; point at
+# the effect when it is written, at tolerationSeconds when it is left out.
+_seconds_path(i, t) := _path(i, "effect") if tol.field(t, "effect") != ""
+
+_seconds_path(i, t) := _path(i, "tolerationSeconds") if tol.field(t, "effect") == ""
+
+_supported_operators := "\"Equal\" or \"Exists\"" if not settings.comparison_operators
+
+_supported_operators := "\"Equal\", \"Exists\", \"Lt\" or \"Gt\"" if settings.comparison_operators
+
+_did_you_mean(s, options) := sprintf(" (did you mean %q?)", [o]) if {
+	some o in options
+	lower(o) == lower(s)
+} else := ""
+
+_show_operator("") := "no operator (Equal)"
+
+_show_operator(op) := sprintf("%q", [op]) if op != ""
+
+_show_effect("") := "no effect (all effects)"
+
+_show_effect(e) := sprintf("%q", [e]) if e != ""
+
+_is_integer(x) if {
+	is_number(x)
+	x == floor(x)
+}
+
+_show(x) := sprintf("%q", [x]) if is_string(x)
+
+_show(x) := json.marshal(x) if not is_string(x)

@@ -1,0 +1,71 @@
+# METADATA
+# title: Toleration of every taint
+# description: |
+#   A toleration with operator "Exists" and no key tolerates every taint: the
+#   pods can land on every dedicated pool (GPU, ingress, control plane) and
+#   ignore any taint added later. With no effect, or effect NoExecute, it
+#   also tolerates the not-ready and unreachable NoExecute taints forever, so
+#   the pods are never evicted from failed nodes. Node agents and CNI plugins
+#   that must run everywhere do this on purpose, so for DaemonSets the rule
+#   only informs.
+# related_resources:
+#   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+#     description: Taints and Tolerations
+# custom:
+#   severity: warning
+#   remediation: |
+#     Name the taint key the workload is meant to tolerate (and its effect).
+#     If it really must run on every node, make it a DaemonSet.
+#   bad: |
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: web
+#     spec:
+#       selector: {matchLabels: {app: web}}
+#       template:
+#         metadata: {labels: {app: web}}
+#         spec:
+#           containers: [{name: web, image: nginx:1.27}]
+#           tolerations:
+#             - operator: Exists
+#   good: |
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: web
+#     spec:
+#       selector: {matchLabels: {app: web}}
+#       template:
+#         metadata: {labels: {app: web}}
+#         spec:
+#           containers: [{name: web, image: nginx:1.27}]
+#           nodeSelector: {pool: web}
+#           tolerations:
+#             - key: pool
+#               operator: Equal
+#               value: web
+#               effect: NoSchedule
+package dslint.rules["wildcard-toleration"]
+
+import data.dslint.lib.k8s
+import data.dslint.lib.result
+import data.dslint.lib.tolerations as tol
+
+report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
+	some i, t in k8s.tolerations
+	tol.field(t, "operator") == "Exists"
+	tol.field(t, "key") == ""
+	msg := sprintf("toleration with operator \"Exists\" and no key tolerates every taint%s: %s %q can land on any node, dedicated pools and control plane included", [
+		_eviction_note(tol.field(t, "effect")),
+		k8s.kind_label,
+		k8s.name,
+	])
+}
+
+_eviction_note("") := " of every effect, and is never evicted from not-ready or unreachable nodes"
+
+_eviction_note("NoExecute") := " with effect NoExecute, and is never evicted from not-ready or unreachable nodes"
+
+_eviction_note(effect) := sprintf(" with effect %s", [effect]) if not effect in {"", "NoExecute"}
+
