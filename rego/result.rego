@@ -11,10 +11,6 @@ import data.dslint.lib.k8s
 # fail is a finding at path (an array of keys and indexes) with message.
 fail(path, message) := {"path": path, "message": message}
 
-# fail_at_key is a finding that points at the key of the field at path rather
-# than at its value, e.g. a nodeSelector label key that is invalid.
-fail_at_key(path, message) := {"path": path, "message": message, "key": true}
-
 # with_severity overrides the rule's default severity for one finding.
 with_severity(finding, severity) := object.union(finding, {"severity": severity})
 

@@ -39,7 +39,6 @@ type Raw struct {
 	Severity finding.Severity
 	Message  string
 	Path     []any // string keys and int indexes
-	OnKey    bool
 }
 
 // Verdict is what the rules say about one object.
@@ -137,7 +136,6 @@ func (e *Engine) decodeFinding(x any) (Raw, error) {
 	}
 	raw := Raw{Rule: id, Severity: rule.Severity}
 	raw.Message, _ = m["message"].(string)
-	raw.OnKey, _ = m["key"].(bool)
 	if s, ok := m["severity"].(string); ok {
 		sev, err := finding.ParseSeverity(s)
 		if err != nil {

@@ -125,7 +125,7 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 // checkObject evaluates the rules on one object. A panic inside is a bug, but
 // it costs only this object: it is reported and the run goes on.
 func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manifest.Object, out *fileResult) {
-	pos := manifest.Locate(obj.Node, nil, false)
+	pos := manifest.Locate(obj.Node, nil)
 	defer func() {
 		if p := recover(); p != nil {
 			out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: internal error checking %s %q: %v", file, pos.Line, obj.Kind, obj.Name, p))
@@ -141,7 +141,7 @@ func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manif
 	}
 	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
 	for _, r := range v.Findings {
-		p := manifest.Locate(obj.Node, r.Path, r.OnKey)
+		p := manifest.Locate(obj.Node, r.Path)
 		out.findings = append(out.findings, finding.Finding{
 			Rule: r.Rule, Severity: r.Severity, Message: r.Message,
 			File: file, Line: p.Line, Column: p.Column,

@@ -15,27 +15,21 @@ type Position struct {
 }
 
 // Locate finds the position of the field at path (strings are mapping keys,
-// ints are sequence indexes) inside an object node. A scalar field points at
-// its value, a mapping or sequence field at its key, a sequence item at the
-// item; with onKey a field always points at its key. When the path leaves the
+// ints are sequence indexes) inside an object node: a field is where its key
+// is written, a sequence item where the item starts. When the path leaves the
 // document (a missing field), the nearest existing parent is used; the
 // object's own position is its `kind:` line.
-func Locate(obj *yaml.Node, path []any, onKey bool) Position {
+func Locate(obj *yaml.Node, path []any) Position {
 	pos := kindPosition(obj)
 	cur := resolve(obj)
-	for i, step := range path {
-		last := i == len(path)-1
+	for _, step := range path {
 		switch s := step.(type) {
 		case string:
 			k, v := lookupPair(cur, s)
 			if k == nil {
 				return pos
 			}
-			pos = at(k)
-			if last && !onKey && v != nil && v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-				pos = at(v)
-			}
-			cur = v
+			pos, cur = at(k), v
 		case int:
 			if cur == nil || cur.Kind != yaml.SequenceNode || s < 0 || s >= len(cur.Content) {
 				return pos
