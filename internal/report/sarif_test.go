@@ -336,14 +336,23 @@ func TestSARIFMultitool(t *testing.T) {
 			if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			errs, warns := runMultitool(t, bin, file)
-			for _, w := range warns {
-				t.Logf("validator warning: %s", w)
-			}
-			for _, e := range errs {
-				t.Errorf("validator error: %s", e)
-			}
+			validate(t, bin, file)
 		})
+	}
+	// Reports of real runs, written by .ci/run with dslint -f sarif.
+	for _, file := range filepath.SplitList(os.Getenv("DSLINT_SARIF_FILES")) {
+		t.Run(filepath.Base(file), func(t *testing.T) { validate(t, bin, file) })
+	}
+}
+
+func validate(t *testing.T, bin, file string) {
+	t.Helper()
+	errs, warns := runMultitool(t, bin, file)
+	for _, w := range warns {
+		t.Logf("validator warning: %s", w)
+	}
+	for _, e := range errs {
+		t.Errorf("validator error: %s", e)
 	}
 }
 

@@ -1,0 +1,40 @@
+# dslint — see README.md. Every target works on a fresh clone with Go installed.
+
+GO       ?= go
+FUZZTIME ?= 20s
+
+.PHONY: all build install test vet fmt-check docs fuzz bench clean
+
+all: test build
+
+build:
+	$(GO) build -o bin/dslint ./cmd/dslint
+
+install:
+	$(GO) install ./cmd/dslint
+
+# The test command of the README and of CI.
+test: fmt-check vet
+	$(GO) test ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+# docs/rules.md is generated from the rules' metadata; a test fails when stale.
+docs:
+	$(GO) run ./cmd/dslint rules --format markdown > docs/rules.md
+
+# Fuzz the loader for FUZZTIME (go test -fuzz takes one target per run).
+fuzz:
+	$(GO) test ./internal/manifest -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+
+# Timings and peak memory over a generated corpus of 10,000 workloads.
+bench:
+	$(GO) run ./tools/bench
+
+clean:
+	rm -rf bin .bench
