@@ -24,9 +24,10 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-# docs/rules.md is generated from the rules' metadata; a test fails when stale.
+# docs/rules.md and the README's rule table are generated from the rules'
+# metadata; a test fails when either is stale.
 docs:
-	$(GO) run ./cmd/dslint rules --format markdown > docs/rules.md
+	$(GO) run ./tools/gendocs
 
 # Fuzz the loader for FUZZTIME (go test -fuzz takes one target per run).
 fuzz:

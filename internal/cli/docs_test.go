@@ -3,20 +3,45 @@ package cli
 import (
 	"os"
 	"testing"
+
+	"github.com/dslint/dslint/internal/engine"
+	"github.com/dslint/dslint/internal/report"
 )
+
+const regenerate = "regenerate with `make docs` and commit the result"
 
 // TestRulesDocUpToDate fails when docs/rules.md no longer matches the rules'
 // metadata.
 func TestRulesDocUpToDate(t *testing.T) {
 	want, err := os.ReadFile("../../docs/rules.md")
 	if err != nil {
-		t.Fatalf("%v (generate it with: make docs)", err)
+		t.Fatalf("%v (%s)", err, regenerate)
 	}
 	code, got, errOut := run(t, "", "rules", "--format", "markdown")
 	if code != ExitOK {
 		t.Fatalf("rules --format markdown: exit %d: %s", code, errOut)
 	}
 	if got != string(want) {
-		t.Errorf("docs/rules.md is stale: regenerate it with `make docs` (dslint rules --format markdown > docs/rules.md) and commit it")
+		t.Errorf("docs/rules.md is stale: %s", regenerate)
+	}
+}
+
+// TestReadmeRuleTableUpToDate fails when the README's rule table no longer
+// matches the rules.
+func TestReadmeRuleTableUpToDate(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := loadEngine(engine.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := report.ReplaceRuleTable(readme, report.CatalogueTable(eng.Rules(), "docs/rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != string(readme) {
+		t.Errorf("the rule table of README.md is stale: %s", regenerate)
 	}
 }
