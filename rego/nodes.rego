@@ -78,6 +78,31 @@ pins_pool(spec) if {
 	}
 }
 
+# selects_nodes is true when the constraint chooses nodes by more than
+# generic properties: a nodeName, a nodeSelector on a label that is not
+# generic, or a required affinity whose every term names a non-generic label
+# (with any operator, NotIn and DoesNotExist included) or a node name. A
+# DaemonSet with such a constraint means to run on some nodes only, for
+# example not on the control plane.
+selects_nodes(spec) if pins_pool(spec)
+
+selects_nodes(spec) if {
+	terms := required_terms(spec)
+	count(terms) > 0
+	every term in terms {
+		_term_selects(term)
+	}
+}
+
+_term_selects(term) if {
+	some req in _list(term.matchExpressions)
+	not is_generic_label(req.key)
+}
+
+_term_selects(term) if count(_list(term.matchFields)) > 0
+
+_term_selects(term) if _term_pins(term)
+
 # A term pins when one of its requirements admits only nodes with a specific
 # non-generic label (In, Exists, Gt, Lt) or a specific node name.
 _term_pins(term) if {

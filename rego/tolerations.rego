@@ -12,8 +12,14 @@ package dslint.lib.tolerations
 import data.dslint.lib.labels
 import data.dslint.lib.settings
 
-# field(x, name) is a string field of a toleration or taint, "" when absent.
-field(x, name) := object.get(x, name, "")
+# field(x, name) is a field of a toleration or taint as the Go structs hold
+# it: "" when absent or null (JSON null decodes to the zero value), and ""
+# for anything that is not an object at all.
+field(x, name) := v if {
+	is_object(x)
+	v := object.get(x, name, null)
+	v != null
+} else := ""
 
 # tolerates(toleration, taint) is true when the toleration tolerates the taint
 # with the gate as configured for this run.

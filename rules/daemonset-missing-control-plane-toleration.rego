@@ -3,8 +3,9 @@
 # description: |
 #   Control-plane nodes carry the taint node-role.kubernetes.io/control-plane
 #   with effect NoSchedule (kubeadm and most distributions), and the DaemonSet
-#   controller does not tolerate it on a DaemonSet's behalf. A DaemonSet with
-#   no node constraint is meant to cover every node, yet without this
+#   controller does not tolerate it on a DaemonSet's behalf. A DaemonSet that
+#   selects nodes by generic labels only (OS, architecture, zone) or not at
+#   all is meant to cover every node, yet without this
 #   toleration its log shipper, metrics exporter or security agent never runs
 #   on the control plane. Tolerating only the old node-role.kubernetes.io/master
 #   taint is not enough: kubeadm stopped applying it in 1.25.
@@ -58,7 +59,7 @@ _control_plane_taint := {"key": "node-role.kubernetes.io/control-plane", "effect
 
 report contains result.fail(_path, msg) if {
 	k8s.is_daemonset
-	not nodes.pins_pool(k8s.pod_spec)
+	not nodes.selects_nodes(k8s.pod_spec)
 	not tol.tolerated(_all_tolerations, _control_plane_taint)
 	msg := sprintf("daemonset %q does not tolerate the control-plane taint %q%s: it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}", [
 		k8s.name,

@@ -67,13 +67,15 @@ report contains result.fail(k8s.toleration_path(i), msg) if {
 # Wrong types fail decoding before any other check runs.
 report contains result.fail(_path(i, name), msg) if {
 	some i, t in k8s.tolerations
+	is_object(t)
 	some name in _string_fields
-	not is_string(object.get(t, name, ""))
+	not is_string(tol.field(t, name))
 	msg := sprintf("toleration %s %s must be a string; quote it", [name, _show(t[name])])
 }
 
 report contains result.fail(_path(i, "tolerationSeconds"), msg) if {
 	some i, t in k8s.tolerations
+	is_object(t)
 	secs := t.tolerationSeconds
 	secs != null
 	not _is_integer(secs)
@@ -159,7 +161,7 @@ _typed[i] := t if {
 	some i, t in k8s.tolerations
 	is_object(t)
 	every name in _string_fields {
-		is_string(object.get(t, name, ""))
+		is_string(tol.field(t, name))
 	}
 }
 

@@ -75,7 +75,7 @@ report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), m
 
 _constraint_note := "has no node constraint" if not nodes.has_constraint(k8s.pod_spec)
 
-_constraint_note := "constrains nodes only by generic labels (OS, architecture, zone, instance type)" if nodes.has_constraint(k8s.pod_spec)
+_constraint_note := "its node constraint does not keep it on a pool (it selects by generic labels such as OS, architecture or zone, or one required term does)" if nodes.has_constraint(k8s.pod_spec)
 
 _describe(t) := tol.string_of_taint({"key": tol.field(t, "key"), "value": tol.field(t, "value"), "effect": tol.field(t, "effect")}) if {
 	tol.field(t, "operator") in {"", "Equal"}

@@ -57,15 +57,25 @@ report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), m
 	tol.field(t, "operator") == "Exists"
 	tol.field(t, "key") == ""
 	msg := sprintf("toleration with operator \"Exists\" and no key tolerates every taint%s: %s %q can land on any node, dedicated pools and control plane included", [
-		_eviction_note(tol.field(t, "effect")),
+		_eviction_note(tol.field(t, "effect"), _has_seconds(t)),
 		k8s.kind_label,
 		k8s.name,
 	])
 }
 
-_eviction_note("") := " of every effect, and is never evicted from not-ready or unreachable nodes"
+# With no effect or NoExecute, the toleration also covers the not-ready and
+# unreachable NoExecute taints, forever unless tolerationSeconds is set.
+_eviction_note("", false) := " of every effect, and is never evicted from not-ready or unreachable nodes"
 
-_eviction_note("NoExecute") := " with effect NoExecute, and is never evicted from not-ready or unreachable nodes"
+_eviction_note("", true) := " of every effect"
 
-_eviction_note(effect) := sprintf(" with effect %s", [effect]) if not effect in {"", "NoExecute"}
+_eviction_note("NoExecute", false) := " with effect NoExecute, and is never evicted from not-ready or unreachable nodes"
+
+_eviction_note("NoExecute", true) := " with effect NoExecute"
+
+_eviction_note(effect, _) := sprintf(" with effect %s", [effect]) if not effect in {"", "NoExecute"}
+
+_has_seconds(t) if t.tolerationSeconds != null
+
+default _has_seconds(_) := false
 

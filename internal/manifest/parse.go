@@ -110,6 +110,23 @@ func decodeAll(b []byte) (docs []*yaml.Node, serr SyntaxError, ok bool) {
 
 var errLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// parserProblems are the errors libyaml's parser (not its scanner) raises.
+// Their marks are 0-based and the decoder adds 1 only for scanner errors, so
+// these arrive one line early.
+var parserProblems = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"found undefined tag handle":             true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found duplicate %TAG directive":         true,
+}
+
 // syntaxError turns the decoder's "yaml: line N: msg" into a position. Reader
 // errors (invalid UTF-8, control characters) carry no line: the offending byte
 // is located instead.
@@ -117,6 +134,9 @@ func syntaxError(b []byte, err error) SyntaxError {
 	msg := err.Error()
 	if m := errLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		if parserProblems[m[2]] {
+			line++
+		}
 		return SyntaxError{Line: max(line, 1), Message: m[2]}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
