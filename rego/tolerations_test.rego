@@ -1,0 +1,189 @@
+# Toleration matching against the upstream algorithm (k8s.io/api core/v1
+# Toleration.ToleratesTaint, v1.36); the "verified" cases are the ones the
+# reference (§1.1) ran through the upstream function.
+package dslint.lib.tolerations
+
+# --- Lt / Gt with the gate on (verified) -----------------------------------
+
+test_gt_5_tolerates_taint_7 if {
+	tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
+}
+
+test_lt_5_does_not_tolerate_taint_7 if {
+	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
+}
+
+test_lt_5_tolerates_taint_3 if {
+	tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "3", "effect": "NoSchedule"}, true)
+}
+
+test_gt_5_does_not_tolerate_taint_5 if {
+	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "5", "effect": "NoSchedule"}, true)
+}
+
+test_lt_5_does_not_tolerate_taint_5 if {
+	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "5", "effect": "NoSchedule"}, true)
+}
+
+test_gt_5_does_not_tolerate_non_canonical_taint_007 if {
+	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "007", "effect": "NoSchedule"}, true)
+}
+
+test_gt_non_canonical_toleration_value_matches_nothing if {
+	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "+1"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
+	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "01"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
+}
+
+test_gt_non_numeric_taint_value_matches_nothing if {
+	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "high", "effect": "NoSchedule"}, true)
+	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "effect": "NoSchedule"}, true)
+}
+
+test_gt_negative_values if {
+	tolerates_with_gate({"key": "n", "operator": "Gt", "value": "-3"}, {"key": "n", "value": "-2", "effect": "NoSchedule"}, true)
+	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "-3"}, {"key": "n", "value": "-4", "effect": "NoSchedule"}, true)
+}
+
+# int64 values one apart at the top of the range must compare exactly, as
+# strconv.ParseInt values do (no float rounding).
+test_gt_compares_large_int64_exactly if {
+	tolerates_with_gate({"key": "n", "operator": "Gt", "value": "9223372036854775806"}, {"key": "n", "value": "9223372036854775807"}, true)
+	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "9223372036854775806"}, {"key": "n", "value": "9223372036854775807"}, true)
+}
+
+test_gt_taint_value_beyond_int64_matches_nothing if {
+	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "9223372036854775808"}, true)
+}
+
+# --- Lt / Gt with the gate off (the default) --------------------------------
+
+test_gt_with_gate_off_never_matches if {
+	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, false)
+	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "3", "effect": "NoSchedule"}, false)
+}
+
+test_tolerates_reads_the_gate_from_config if {
+	tolerates({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7"}) with data.dslint.config as {"featureGates": {"TaintTolerationComparisonOperators": true}}
+	not tolerates({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7"}) with data.dslint.config as {"featureGates": {"TaintTolerationComparisonOperators": false}}
+}
+
+test_tolerates_defaults_to_gate_off if {
+	not tolerates({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7"})
+	tolerates({"key": "n", "operator": "Exists"}, {"key": "n", "value": "7"})
+}
+
+# --- keys, values, effects (verified) ----------------------------------------
+
+test_empty_key_exists_matches_anything if {
+	t := {"operator": "Exists"}
+	tolerates_with_gate(t, {"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}, false)
+	tolerates_with_gate(t, {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}, false)
+	tolerates_with_gate(t, {"key": "k", "value": "v", "effect": "PreferNoSchedule"}, false)
+}
+
+test_all_empty_toleration_matches_taints_with_empty_value if {
+	tolerates_with_gate({}, {"key": "anything", "effect": "NoSchedule"}, false)
+	tolerates_with_gate({}, {"key": "other", "value": "", "effect": "NoExecute"}, false)
+	not tolerates_with_gate({}, {"key": "anything", "value": "x", "effect": "NoSchedule"}, false)
+}
+
+test_empty_key_with_value_matches_any_key_with_that_value if {
+	t := {"value": "b"}
+	tolerates_with_gate(t, {"key": "a", "value": "b", "effect": "NoSchedule"}, false)
+	tolerates_with_gate(t, {"key": "z", "value": "b", "effect": "NoExecute"}, false)
+	not tolerates_with_gate(t, {"key": "a", "value": "c", "effect": "NoSchedule"}, false)
+}
+
+test_key_only_equal_matches_empty_value_only if {
+	t := {"key": "a"}
+	tolerates_with_gate(t, {"key": "a", "effect": "NoSchedule"}, false)
+	not tolerates_with_gate(t, {"key": "a", "value": "b", "effect": "NoSchedule"}, false)
+	not tolerates_with_gate(t, {"key": "b", "effect": "NoSchedule"}, false)
+}
+
+test_noschedule_toleration_does_not_match_prefernoschedule_taint if {
+	not tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "NoSchedule"}, {"key": "a", "effect": "PreferNoSchedule"}, false)
+}
+
+test_empty_effect_matches_every_effect if {
+	t := {"key": "a", "operator": "Exists"}
+	tolerates_with_gate(t, {"key": "a", "effect": "NoSchedule"}, false)
+	tolerates_with_gate(t, {"key": "a", "effect": "PreferNoSchedule"}, false)
+	tolerates_with_gate(t, {"key": "a", "effect": "NoExecute"}, false)
+}
+
+test_effect_must_be_equal_when_set if {
+	not tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "NoExecute"}, {"key": "a", "effect": "NoSchedule"}, false)
+	not tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "noschedule"}, {"key": "a", "effect": "NoSchedule"}, false)
+}
+
+test_equal_compares_values_exactly if {
+	tolerates_with_gate({"key": "a", "operator": "Equal", "value": "gpu"}, {"key": "a", "value": "gpu", "effect": "NoSchedule"}, false)
+	not tolerates_with_gate({"key": "a", "operator": "Equal", "value": "GPU"}, {"key": "a", "value": "gpu", "effect": "NoSchedule"}, false)
+	not tolerates_with_gate({"key": "a", "operator": "Equal", "value": "gpu"}, {"key": "A", "value": "gpu", "effect": "NoSchedule"}, false)
+}
+
+test_exists_ignores_the_value if {
+	tolerates_with_gate({"key": "a", "operator": "Exists", "value": "other"}, {"key": "a", "value": "gpu", "effect": "NoSchedule"}, false)
+}
+
+test_operators_are_case_sensitive if {
+	not tolerates_with_gate({"key": "a", "operator": "exists"}, {"key": "a", "effect": "NoSchedule"}, false)
+	not tolerates_with_gate({"key": "a", "operator": "equal"}, {"key": "a", "effect": "NoSchedule"}, false)
+	not tolerates_with_gate({"operator": "exists"}, {"key": "a", "effect": "NoSchedule"}, true)
+}
+
+# A YAML null (`value:` left empty, as a Helm template with an empty value
+# renders it) decodes into "" in the Go struct, so it matches like "".
+test_null_fields_read_as_empty if {
+	tolerates_with_gate({"key": "a", "value": null}, {"key": "a", "effect": "NoSchedule"}, false)
+	tolerates_with_gate({"key": "a", "operator": "Exists", "effect": null}, {"key": "a", "effect": "NoSchedule"}, false)
+	field({"value": null}, "value") == ""
+}
+
+# tolerationSeconds plays no part in matching, even 0.
+test_toleration_seconds_is_ignored_for_matching if {
+	tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0}, {"key": "a", "effect": "NoExecute"}, false)
+}
+
+# --- lists and rendering ------------------------------------------------------
+
+test_tolerated_is_any_toleration if {
+	taint := {"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}
+	tolerated([{"key": "other", "operator": "Exists"}, {"key": "dedicated", "value": "gpu"}], taint)
+	not tolerated([{"key": "other", "operator": "Exists"}, {"key": "dedicated", "value": "cpu"}], taint)
+	not tolerated([], taint)
+}
+
+test_string_of_taint if {
+	string_of_taint({"key": "k", "value": "v", "effect": "NoSchedule"}) == "k=v:NoSchedule"
+	string_of_taint({"key": "k", "effect": "NoExecute"}) == "k:NoExecute"
+	string_of_taint({"key": "k", "value": "v"}) == "k=v"
+	string_of_taint({"key": "k"}) == "k"
+}
+
+test_daemonset_auto_tolerations_without_host_network if {
+	auto := daemonset_auto_tolerations({})
+	count(auto) == 6
+	{t.key | some t in auto} == {
+		"node.kubernetes.io/not-ready",
+		"node.kubernetes.io/unreachable",
+		"node.kubernetes.io/disk-pressure",
+		"node.kubernetes.io/memory-pressure",
+		"node.kubernetes.io/pid-pressure",
+		"node.kubernetes.io/unschedulable",
+	}
+	every t in auto {
+		t.operator == "Exists"
+		not t.tolerationSeconds
+	}
+	not tolerated(auto, {"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"})
+	not tolerated(auto, {"key": "node.kubernetes.io/network-unavailable", "effect": "NoSchedule"})
+	tolerated(auto, {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"})
+}
+
+test_daemonset_auto_tolerations_with_host_network if {
+	auto := daemonset_auto_tolerations({"hostNetwork": true})
+	count(auto) == 7
+	tolerated(auto, {"key": "node.kubernetes.io/network-unavailable", "effect": "NoSchedule"})
+}

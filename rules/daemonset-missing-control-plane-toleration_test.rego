@@ -1,0 +1,161 @@
+package dslint.rules["daemonset-missing-control-plane-toleration"]
+
+_cp := "node-role.kubernetes.io/control-plane"
+
+_master := "node-role.kubernetes.io/master"
+
+# _daemonset(spec) is a DaemonSet whose pod spec is spec plus a container.
+_daemonset(spec) := {
+	"apiVersion": "apps/v1",
+	"kind": "DaemonSet",
+	"metadata": {"name": "log-shipper", "namespace": "logging"},
+	"spec": {
+		"selector": {"matchLabels": {"app": "log-shipper"}},
+		"template": {
+			"metadata": {"labels": {"app": "log-shipper"}},
+			"spec": object.union({"containers": [{"name": "shipper", "image": "fluent-bit:3.1"}]}, spec),
+		},
+	},
+}
+
+_spec_path := ["spec", "template", "spec"]
+
+_list_path := ["spec", "template", "spec", "tolerations"]
+
+# _only(r, path) is r's only finding, which must be at path.
+_only(r, path) := f if {
+	count(r) == 1
+	some f in r
+	f.path == path
+	not "severity" in object.keys(f) # warning, the rule's default
+}
+
+_silent(spec) if count(report) == 0 with input as _daemonset(spec)
+
+# --- fires ----------------------------------------------------------------------------
+
+test_no_tolerations_points_at_pod_spec if {
+	f := _only(report, _spec_path) with input as _daemonset({})
+	contains(f.message, "daemonset \"log-shipper\" does not tolerate the control-plane taint \"node-role.kubernetes.io/control-plane:NoSchedule\": it will not run on control-plane nodes")
+	contains(f.message, "add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}")
+	not contains(f.message, "master")
+}
+
+test_only_master_toleration_points_at_list if {
+	f := _only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _master, "operator": "Exists", "effect": "NoSchedule"}]})
+	contains(f.message, "(it tolerates only the old master taint, which kubeadm stopped applying in 1.25)")
+}
+
+test_only_key_only_master_toleration if {
+	f := _only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _master, "effect": "NoSchedule"}]})
+	contains(f.message, "old master taint")
+}
+
+test_unrelated_tolerations_point_at_list if {
+	f := _only(report, _list_path) with input as _daemonset({"tolerations": [
+		{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+		{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+	]})
+	not contains(f.message, "master")
+}
+
+test_empty_toleration_list_points_at_list if {
+	_only(report, _list_path) with input as _daemonset({"tolerations": []})
+}
+
+# The kubeadm taint has an empty value: Equal with a value does not match it.
+test_control_plane_toleration_with_value if {
+	_only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Equal", "value": "true", "effect": "NoSchedule"}]})
+}
+
+test_control_plane_toleration_with_other_effect if {
+	_only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoExecute"}]})
+	_only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "PreferNoSchedule"}]})
+}
+
+test_lowercase_exists_does_not_tolerate if {
+	_only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _cp, "operator": "exists", "effect": "NoSchedule"}]})
+}
+
+test_generic_node_selector_is_no_constraint if {
+	_only(report, _spec_path) with input as _daemonset({"nodeSelector": {"kubernetes.io/os": "linux"}})
+}
+
+test_generic_required_affinity_is_no_constraint if {
+	_only(report, _spec_path) with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64", "arm64"]}]}]}}}})
+}
+
+# The DaemonSet controller's automatic tolerations do not include the
+# control-plane taint, even with hostNetwork.
+test_host_network_does_not_help if {
+	_only(report, _spec_path) with input as _daemonset({"hostNetwork": true})
+}
+
+test_extensions_v1beta1_daemonset if {
+	r := report with input as object.union(_daemonset({}), {"apiVersion": "extensions/v1beta1"})
+	_only(r, _spec_path)
+}
+
+# --- silent ------------------------------------------------------------------------------
+
+test_control_plane_exists_noschedule if {
+	_silent({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoSchedule"}]})
+}
+
+test_control_plane_and_master if {
+	_silent({"tolerations": [
+		{"key": _cp, "operator": "Exists", "effect": "NoSchedule"},
+		{"key": _master, "operator": "Exists", "effect": "NoSchedule"},
+	]})
+}
+
+# operator defaults to Equal and value to "", which the kubeadm taint has.
+test_key_only_equal_toleration if {
+	_silent({"tolerations": [{"key": _cp, "effect": "NoSchedule"}]})
+	_silent({"tolerations": [{"key": _cp, "operator": "Equal", "effect": "NoSchedule"}]})
+	_silent({"tolerations": [{"key": _cp, "operator": "Equal", "value": "", "effect": "NoSchedule"}]})
+}
+
+test_wildcard_toleration if {
+	_silent({"tolerations": [{"operator": "Exists"}]})
+	_silent({"tolerations": [{"operator": "Exists", "effect": "NoSchedule"}]})
+}
+
+test_control_plane_with_empty_effect if {
+	_silent({"tolerations": [{"key": _cp, "operator": "Exists"}]})
+	_silent({"tolerations": [{"key": _cp}]})
+}
+
+test_node_selector_on_pool_label if {
+	_silent({"nodeSelector": {"node-role.kubernetes.io/worker": ""}})
+	_silent({"nodeSelector": {"kubernetes.io/os": "linux", "pool": "general"}})
+}
+
+test_required_affinity_on_pool_label if {
+	_silent({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "nvidia.com/gpu.present", "operator": "Exists"}]}]}}}})
+}
+
+test_node_name if {
+	_silent({"nodeName": "worker-1"})
+}
+
+# Excluding the control plane with a required node affinity is the node
+# constraint the rule's remediation asks for: the DaemonSet controller never
+# places these pods on control-plane nodes (NodeShouldRunDaemonPod: affinity
+# does not fit), whatever the tolerations.
+test_affinity_excluding_control_plane if {
+	_silent({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": _cp, "operator": "DoesNotExist"}]}]}}}})
+}
+
+test_other_kinds_are_not_checked if {
+	count(report) == 0 with input as object.union(_daemonset({}), {"kind": "Deployment"})
+	count(report) == 0 with input as {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "image": "i"}]}}
+	count(report) == 0 with input as object.union(_daemonset({}), {"apiVersion": "example.com/v1"})
+}
+
+# The rule follows the comparison-operator gate like the scheduler does.
+test_gt_toleration_never_matches_the_empty_valued_taint if {
+	r := report with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Gt", "value": "0", "effect": "NoSchedule"}]})
+		with data.dslint.config as {"featureGates": {"TaintTolerationComparisonOperators": true}}
+	_only(r, _list_path)
+}

@@ -1,0 +1,257 @@
+package dslint.rules["toleration-without-node-selector"]
+
+_gpu := {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+
+_dedicated := {"key": "dedicated", "operator": "Equal", "value": "ml", "effect": "NoSchedule"}
+
+# _deployment(spec) is a Deployment whose pod spec is spec plus a container.
+_deployment(spec) := {
+	"apiVersion": "apps/v1",
+	"kind": "Deployment",
+	"metadata": {"name": "trainer", "namespace": "ml"},
+	"spec": {
+		"selector": {"matchLabels": {"app": "trainer"}},
+		"template": {
+			"metadata": {"labels": {"app": "trainer"}},
+			"spec": object.union({"containers": [{"name": "main", "image": "trainer:1.0"}]}, spec),
+		},
+	},
+}
+
+_daemonset(spec) := object.union(_deployment(spec), {"kind": "DaemonSet", "metadata": {"name": "gpu-exporter"}})
+
+_tpl_path(i) := ["spec", "template", "spec", "tolerations", i]
+
+_required(terms) := {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}
+
+_in(key, values) := {"key": key, "operator": "In", "values": values}
+
+# _only(r, path) is r's only finding, which must be at path.
+_only(r, path) := f if {
+	count(r) == 1
+	some f in r
+	f.path == path
+}
+
+# --- fires ------------------------------------------------------------------------
+
+test_keyed_exists_toleration_without_constraint if {
+	f := _only(report, _tpl_path(0)) with input as _deployment({"tolerations": [_gpu]})
+	not "severity" in object.keys(f) # warning, the rule's default
+	contains(f.message, "deployment \"trainer\" tolerates the dedicated taint \"nvidia.com/gpu:NoSchedule\" but has no node constraint")
+	contains(f.message, "its pods can land on every other node too")
+}
+
+test_keyed_equal_toleration_shows_value if {
+	f := _only(report, _tpl_path(0)) with input as _deployment({"tolerations": [_dedicated]})
+	contains(f.message, "\"dedicated=ml:NoSchedule\"")
+}
+
+test_key_only_toleration_without_operator_or_effect if {
+	f := _only(report, _tpl_path(0)) with input as _deployment({"tolerations": [{"key": "dedicated", "value": "ml"}]})
+	contains(f.message, "\"dedicated=ml\"")
+}
+
+test_noexecute_dedicated_toleration if {
+	_only(report, _tpl_path(0)) with input as _deployment({"tolerations": [{"key": "dedicated", "operator": "Exists", "effect": "NoExecute"}]})
+}
+
+test_empty_node_selector_is_no_constraint if {
+	f := _only(report, _tpl_path(0)) with input as _deployment({"nodeSelector": {}, "tolerations": [_gpu]})
+	contains(f.message, "has no node constraint")
+}
+
+test_only_dedicated_tolerations_are_reported if {
+	r := report with input as _deployment({"tolerations": [
+		{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30},
+		_gpu,
+		{"operator": "Exists", "effect": "NoSchedule"},
+		_dedicated,
+	]})
+	count(r) == 2
+	{f.path | some f in r} == {_tpl_path(1), _tpl_path(3)}
+}
+
+# --- generic-only constraints do not pin ---------------------------------------------
+
+test_node_selector_on_os_only if {
+	f := _only(report, _tpl_path(0)) with input as _deployment({"nodeSelector": {"kubernetes.io/os": "linux"}, "tolerations": [_gpu]})
+	contains(f.message, "but its node constraint does not keep it on a pool (it selects by generic labels")
+}
+
+test_node_selector_on_zone_only if {
+	_only(report, _tpl_path(0)) with input as _deployment({"nodeSelector": {"topology.kubernetes.io/zone": "eu-west-1a"}, "tolerations": [_gpu]})
+}
+
+test_node_selector_on_instance_type_and_arch if {
+	_only(report, _tpl_path(0)) with input as _deployment({
+		"nodeSelector": {"node.kubernetes.io/instance-type": "p4d.24xlarge", "kubernetes.io/arch": "amd64"},
+		"tolerations": [_gpu],
+	})
+}
+
+test_required_affinity_on_generic_labels_only if {
+	f := _only(report, _tpl_path(0)) with input as _deployment({
+		"affinity": _required([{"matchExpressions": [_in("topology.kubernetes.io/zone", ["a", "b"]), _in("kubernetes.io/os", ["linux"])]}]),
+		"tolerations": [_gpu],
+	})
+	contains(f.message, "generic labels")
+}
+
+# Terms are ORed: one generic-only term lets pods onto every node.
+test_required_affinity_with_one_generic_only_term if {
+	_only(report, _tpl_path(0)) with input as _deployment({
+		"affinity": _required([
+			{"matchExpressions": [_in("nvidia.com/gpu.present", ["true"])]},
+			{"matchExpressions": [_in("kubernetes.io/os", ["linux"])]},
+		]),
+		"tolerations": [_gpu],
+	})
+}
+
+# NotIn / DoesNotExist keep pods off some nodes, not on the dedicated ones.
+test_required_affinity_with_exclusions_only if {
+	_only(report, _tpl_path(0)) with input as _deployment({
+		"affinity": _required([{"matchExpressions": [
+			{"key": "pool", "operator": "NotIn", "values": ["batch"]},
+			{"key": "spot", "operator": "DoesNotExist"},
+		]}]),
+		"tolerations": [_gpu],
+	})
+}
+
+# --- silent -------------------------------------------------------------------------
+
+test_node_selector_on_pool_label if {
+	count(report) == 0 with input as _deployment({"nodeSelector": {"nvidia.com/gpu.present": "true"}, "tolerations": [_gpu]})
+}
+
+test_node_selector_mixing_generic_and_pool_labels if {
+	count(report) == 0 with input as _deployment({"nodeSelector": {"kubernetes.io/os": "linux", "pool": "ml"}, "tolerations": [_dedicated]})
+}
+
+test_node_name if {
+	count(report) == 0 with input as _deployment({"nodeName": "gpu-node-1", "tolerations": [_gpu]})
+}
+
+test_required_affinity_every_term_pins if {
+	count(report) == 0 with input as _deployment({
+		"affinity": _required([
+			{"matchExpressions": [_in("nvidia.com/gpu.product", ["A100"])]},
+			{"matchExpressions": [{"key": "dedicated", "operator": "Exists"}]},
+			{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["gpu-node-9"]}]},
+		]),
+		"tolerations": [_gpu],
+	})
+}
+
+test_required_term_with_generic_and_pool_requirements_pins if {
+	count(report) == 0 with input as _deployment({
+		"affinity": _required([{"matchExpressions": [_in("kubernetes.io/os", ["linux"]), _in("dedicated", ["ml"])]}]),
+		"tolerations": [_dedicated],
+	})
+}
+
+test_generic_node_selector_with_pinning_affinity if {
+	count(report) == 0 with input as _deployment({
+		"nodeSelector": {"kubernetes.io/os": "linux"},
+		"affinity": _required([{"matchExpressions": [_in("dedicated", ["ml"])]}]),
+		"tolerations": [_dedicated],
+	})
+}
+
+test_system_taints_are_not_dedicated if {
+	count(report) == 0 with input as _deployment({"tolerations": [
+		{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+		{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"},
+		{"key": "node-role.kubernetes.io/control-plane", "operator": "Exists", "effect": "NoSchedule"},
+		{"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"},
+		{"key": "node.cloudprovider.kubernetes.io/uninitialized", "value": "true", "effect": "NoSchedule"},
+		{"key": "node.kubernetes.io/out-of-service", "operator": "Exists", "effect": "NoExecute"},
+	]})
+}
+
+test_custom_system_taints_from_config if {
+	count(report) == 0 with input as _deployment({"tolerations": [
+		{"key": "example.com/maintenance", "operator": "Exists"},
+		{"key": "dedicated", "operator": "Exists"},
+	]})
+		with data.dslint.config as {"systemTaints": ["example.com/", "dedicated"]}
+}
+
+# An entry without a trailing "/" is an exact key, not a prefix; the
+# configured list replaces the default one.
+test_custom_system_taints_replace_the_defaults if {
+	r := report with input as _deployment({"tolerations": [
+		{"key": "dedicated-gpu", "operator": "Exists"},
+		{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+		{"key": "example.com/maintenance", "operator": "Exists"},
+	]})
+		with data.dslint.config as {"systemTaints": ["example.com/", "dedicated"]}
+	count(r) == 2
+	{f.path | some f in r} == {_tpl_path(0), _tpl_path(1)}
+}
+
+test_prefernoschedule_is_not_reported if {
+	count(report) == 0 with input as _deployment({"tolerations": [{"key": "spot", "operator": "Exists", "effect": "PreferNoSchedule"}]})
+}
+
+test_wildcard_is_not_reported_here if {
+	count(report) == 0 with input as _deployment({"tolerations": [{"operator": "Exists"}]})
+	count(report) == 0 with input as _deployment({"tolerations": [{"key": "", "operator": "Exists", "effect": "NoSchedule"}]})
+}
+
+# Tolerations that match nothing are invalid-toleration's business.
+test_unmatchable_operators_are_not_reported if {
+	count(report) == 0 with input as _deployment({"tolerations": [{"key": "dedicated", "operator": "exists"}]})
+	count(report) == 0 with input as _deployment({"tolerations": [{"key": "sla", "operator": "Gt", "value": "5"}]})
+}
+
+test_no_tolerations if {
+	count(report) == 0 with input as _deployment({})
+}
+
+# --- DaemonSets and kinds -----------------------------------------------------------------
+
+test_daemonset_is_info if {
+	f := _only(report, _tpl_path(0)) with input as _daemonset({"tolerations": [_gpu]})
+	f.severity == "info"
+	contains(f.message, "daemonset \"gpu-exporter\" tolerates the dedicated taint \"nvidia.com/gpu:NoSchedule\"")
+}
+
+test_daemonset_with_pool_selector_is_silent if {
+	count(report) == 0 with input as _daemonset({"nodeSelector": {"nvidia.com/gpu.present": "true"}, "tolerations": [_gpu]})
+}
+
+test_pod if {
+	f := _only(report, ["spec", "tolerations", 0]) with input as {
+		"apiVersion": "v1",
+		"kind": "Pod",
+		"metadata": {"name": "notebook"},
+		"spec": {"containers": [{"name": "nb", "image": "jupyter"}], "tolerations": [_dedicated]},
+	}
+	contains(f.message, "pod \"notebook\"")
+	not "severity" in object.keys(f)
+}
+
+test_cronjob_path if {
+	_only(report, ["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0]) with input as {
+		"apiVersion": "batch/v1",
+		"kind": "CronJob",
+		"metadata": {"name": "retrain"},
+		"spec": {"jobTemplate": {"spec": {"template": {"spec": {"tolerations": [_gpu]}}}}},
+	}
+}
+
+test_podtemplate_path if {
+	_only(report, ["template", "spec", "tolerations", 0]) with input as {
+		"apiVersion": "v1",
+		"kind": "PodTemplate",
+		"metadata": {"name": "gpu-template"},
+		"template": {"spec": {"tolerations": [_gpu]}},
+	}
+}
+
+test_custom_resource_is_not_checked if {
+	count(report) == 0 with input as object.union(_deployment({"tolerations": [_gpu]}), {"apiVersion": "example.com/v1"})
+}
