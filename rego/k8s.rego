@@ -19,21 +19,23 @@ _kind_groups := {
 }
 
 # group is the API group of input ("" for the core group).
-group := "" if {
-	not contains(input.apiVersion, "/")
-} else := split(input.apiVersion, "/")[0]
+default group := ""
+
+group := split(input.apiVersion, "/")[0] if contains(input.apiVersion, "/")
 
 # pod_spec_path is the path from the object to its pod spec.
-pod_spec_path := _spec_path(input.kind) if _kind_groups[input.kind][group]
+pod_spec_path := _spec_paths[input.kind] if _kind_groups[input.kind][group]
 
-_spec_path("Pod") := ["spec"]
-
-_spec_path("PodTemplate") := ["template", "spec"]
-
-_spec_path("CronJob") := ["spec", "jobTemplate", "spec", "template", "spec"]
-
-_spec_path(kind) := ["spec", "template", "spec"] if {
-	kind in {"ReplicationController", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job"}
+_spec_paths := {
+	"Pod": ["spec"],
+	"PodTemplate": ["template", "spec"],
+	"CronJob": ["spec", "jobTemplate", "spec", "template", "spec"],
+	"ReplicationController": ["spec", "template", "spec"],
+	"Deployment": ["spec", "template", "spec"],
+	"ReplicaSet": ["spec", "template", "spec"],
+	"StatefulSet": ["spec", "template", "spec"],
+	"DaemonSet": ["spec", "template", "spec"],
+	"Job": ["spec", "template", "spec"],
 }
 
 # is_workload is true when input is an object with a pod template.

@@ -63,7 +63,18 @@ _dns1123_subdomain(p) if {
 	}
 }
 
-valid_key(k) if not key_problem(k)
+# valid_key(k) is true for a valid label key. It is one regular expression
+# (DNS-1123 subdomain prefix, qualified name), so the common case of a valid
+# key is cheap; key_problem explains an invalid one.
+valid_key(k) if {
+	is_string(k)
+	regex.match(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]$`, k)
+	_prefix_fits(k)
+}
+
+_prefix_fits(k) if not contains(k, "/")
+
+_prefix_fits(k) if count(split(k, "/")[0]) <= 253
 
 # value_problem(v) is why v is not a valid label value; undefined when valid.
 value_problem(v) := "must be a string" if not is_string(v)
@@ -79,7 +90,11 @@ value_problem(v) := "must be empty or consist of alphanumeric characters, '-', '
 	not regex.match(_value_re, v)
 }
 
-valid_value(v) if not value_problem(v)
+valid_value(v) if {
+	is_string(v)
+	regex.match(_value_re, v)
+	count(v) <= 63
+}
 
 # canonical_int(s) is true when s is a decimal integer in canonical form (no
 # leading zeros, no "+", "0" but not "-0") that fits in an int64.

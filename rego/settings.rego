@@ -5,11 +5,6 @@
 #   dslint puts the run's settings at data.dslint.config.
 package dslint.lib.settings
 
-# disabled is the set of rule ids turned off for this run.
-default disabled := set()
-
-disabled := {id | some id in data.dslint.config.disabled}
-
 # system_taints are the taint keys (exact, or prefixes ending in "/") that
 # belong to Kubernetes itself rather than to a dedicated pool.
 default system_taints := [

@@ -59,14 +59,14 @@ _effects := ["NoSchedule", "PreferNoSchedule", "NoExecute"]
 _string_fields := ["key", "operator", "value", "effect"]
 
 report contains result.fail(k8s.toleration_path(i), msg) if {
-	some i, t in k8s.tolerations
+	some i, t in _suspect
 	not is_object(t)
 	msg := sprintf("toleration must be a mapping with key, operator, value and effect, not %s", [_show(t)])
 }
 
 # Wrong types fail decoding before any other check runs.
 report contains result.fail(_path(i, name), msg) if {
-	some i, t in k8s.tolerations
+	some i, t in _suspect
 	is_object(t)
 	some name in _string_fields
 	not is_string(tol.field(t, name))
@@ -74,7 +74,7 @@ report contains result.fail(_path(i, name), msg) if {
 }
 
 report contains result.fail(_path(i, "tolerationSeconds"), msg) if {
-	some i, t in k8s.tolerations
+	some i, t in _suspect
 	is_object(t)
 	secs := t.tolerationSeconds
 	secs != null
@@ -158,7 +158,7 @@ report contains result.fail(_seconds_path(i, t), msg) if {
 # _typed are the tolerations whose fields have the right types; type errors
 # are reported once above and hide the checks that would only repeat them.
 _typed[i] := t if {
-	some i, t in k8s.tolerations
+	some i, t in _suspect
 	is_object(t)
 	every name in _string_fields {
 		is_string(tol.field(t, name))
@@ -166,6 +166,42 @@ _typed[i] := t if {
 }
 
 _path(i, name) := array.concat(k8s.toleration_path(i), [name])
+
+# _suspect are the tolerations that are not plainly valid. Almost every
+# toleration is valid, and this check is one rule body, so only the suspect
+# ones go through the detailed checks above.
+_suspect[i] := t if {
+	some i, t in k8s.tolerations
+	not _plainly_valid(t)
+}
+
+# Reads fields directly: a null or mistyped field just makes the toleration
+# suspect, and the detailed checks handle it.
+_plainly_valid(t) if {
+	is_object(t)
+	key := object.get(t, "key", "")
+	value := object.get(t, "value", "")
+	_plain_operator(object.get(t, "operator", ""), key, value)
+	object.get(t, "effect", "") in {"", "NoSchedule", "PreferNoSchedule", "NoExecute"}
+	_plain_seconds(t)
+}
+
+_plain_operator("Exists", "", "")
+
+_plain_operator("Exists", key, "") if labels.valid_key(key)
+
+_plain_operator(op, key, value) if {
+	op in {"", "Equal"}
+	labels.valid_key(key)
+	labels.valid_value(value)
+}
+
+_plain_seconds(t) if object.get(t, "tolerationSeconds", null) == null
+
+_plain_seconds(t) if {
+	t.effect == "NoExecute"
+	_is_integer(t.tolerationSeconds)
+}
 
 # tolerationSeconds without NoExecute: upstream reports the effect; point at
 # the effect when it is written, at tolerationSeconds when it is left out.

@@ -61,13 +61,13 @@ import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
 report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
-	not nodes.pins_pool(k8s.pod_spec)
 	some i, t in k8s.tolerations
 	key := tol.field(t, "key")
 	key != ""
 	not settings.is_system_taint(key)
 	tol.field(t, "operator") in {"", "Equal", "Exists"}
 	tol.field(t, "effect") != "PreferNoSchedule"
+	not nodes.pins_pool(k8s.pod_spec)
 	msg := sprintf("%s %q tolerates the dedicated taint %q but %s: its pods can land on every other node too; add a nodeSelector or required node affinity for the dedicated nodes", [
 		k8s.kind_label, k8s.name, _describe(t), _constraint_note,
 	])

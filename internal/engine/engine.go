@@ -22,7 +22,7 @@ import (
 
 // Settings are the run's settings that rules read at data.dslint.config.
 type Settings struct {
-	Disabled     []string        `json:"disabled,omitempty"`
+	Disabled     []string        `json:"-"` // rules not compiled at all
 	SystemTaints []string        `json:"systemTaints,omitempty"`
 	FeatureGates map[string]bool `json:"featureGates,omitempty"`
 }
@@ -68,7 +68,9 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 		rego.Store(inmem.NewFromObject(map[string]any{"dslint": map[string]any{"config": data}})),
 	}
 	for _, m := range modules {
-		opts = append(opts, rego.ParsedModule(m))
+		if !slices.Contains(settings.Disabled, RuleID(m)) {
+			opts = append(opts, rego.ParsedModule(m))
+		}
 	}
 	pq, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {

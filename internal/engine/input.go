@@ -86,7 +86,7 @@ func (c *converter) mapping(n *yaml.Node, depth int) (ast.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		obj.Insert(ast.StringTerm(keyString(k)), ast.NewTerm(v))
+		obj.Insert(keyTerm(keyString(k)), ast.NewTerm(v))
 	}
 	return obj, nil
 }
@@ -110,6 +110,34 @@ func (c *converter) merge(into ast.Object, src *yaml.Node, depth int) error {
 		}
 	}
 	return nil
+}
+
+// commonKeys are the mapping keys of Kubernetes objects, as shared terms:
+// most keys of every object are among them, and sharing them saves an
+// allocation each. Terms are never modified once built, so sharing is safe.
+var commonKeys = func() map[string]*ast.Term {
+	m := map[string]*ast.Term{}
+	for _, k := range strings.Fields(`apiVersion kind metadata name namespace labels annotations spec
+		template selector matchLabels matchExpressions key operator values value effect tolerationSeconds
+		tolerations nodeSelector affinity nodeAffinity requiredDuringSchedulingIgnoredDuringExecution
+		preferredDuringSchedulingIgnoredDuringExecution nodeSelectorTerms matchFields weight preference
+		nodeName hostNetwork containers initContainers image imagePullPolicy command args env valueFrom
+		ports containerPort hostPort protocol hostIP resources limits requests cpu memory volumeMounts
+		mountPath readOnly volumes configMap secret secretName emptyDir hostPath path type livenessProbe
+		readinessProbe startupProbe httpGet port initialDelaySeconds periodSeconds timeoutSeconds
+		securityContext serviceAccountName restartPolicy replicas strategy jobTemplate schedule
+		updateStrategy rollingUpdate maxUnavailable maxSurge priorityClassName terminationGracePeriodSeconds
+		fieldRef fieldPath configMapKeyRef secretKeyRef dnsPolicy subPath items`) {
+		m[k] = ast.StringTerm(k)
+	}
+	return m
+}()
+
+func keyTerm(k string) *ast.Term {
+	if t, ok := commonKeys[k]; ok {
+		return t
+	}
+	return ast.StringTerm(k)
 }
 
 // keyString is a mapping key as JSON has it: a string, whatever its YAML type.
