@@ -55,7 +55,9 @@ func Parse(name string, data []byte) *File {
 		}
 		f.Docs = append(f.Docs, docs...)
 		if !ok {
-			serr.Line += c.line - 1
+			// An error at the end of the input is marked on the line after
+			// the last one; the last line is where the user can look.
+			serr.Line = min(serr.Line+c.line-1, lastLine(data))
 			serr.Column = firstColumn(data, serr.Line)
 			f.SyntaxErrors = append(f.SyntaxErrors, serr)
 		}
@@ -142,6 +144,28 @@ func syntaxError(b []byte, err error) SyntaxError {
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	line, _ := firstBadByte(b)
 	return SyntaxError{Line: line, Message: msg}
+}
+
+// lastLine is the number of the last line of data that holds anything, with
+// lines broken as YAML breaks them: CR LF, a lone CR, LF, NEL, LS and PS.
+func lastLine(data []byte) int {
+	n, atBreak := 1, false
+	for i, r := range string(data) {
+		atBreak = false
+		switch r {
+		case '\r':
+			if i+1 < len(data) && data[i+1] == '\n' {
+				continue
+			}
+			n, atBreak = n+1, true
+		case '\n', '\u0085', '\u2028', '\u2029':
+			n, atBreak = n+1, true
+		}
+	}
+	if atBreak && n > 1 {
+		n--
+	}
+	return n
 }
 
 // firstBadByte finds the first byte a YAML reader refuses: invalid UTF-8 or a
