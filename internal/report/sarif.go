@@ -313,11 +313,11 @@ func pascalCase(id string) string {
 	return b.String()
 }
 
-// omitUnsetIndexes removes every "index": -1 and "parentIndex": -1 member
-// from the JSON go-sarif wrote. go-sarif writes these -1 "unset" sentinels
-// for every artifact and logical location (plain ints, no omitempty); they
-// mean the same as an absent property, but the SARIF Multitool flags each
-// (SARIF2004 OmitSentinelIndex), and GitHub's ingestion rules run it.
+// omitUnsetIndexes removes the -1 "unset" sentinels go-sarif writes for
+// every artifact and logical location index and region offset (plain ints,
+// no omitempty). They mean the same as an absent property, but the SARIF
+// Multitool flags the indexes (SARIF2004 OmitSentinelIndex), and they are
+// noise to anyone reading the file.
 func omitUnsetIndexes(data []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -332,7 +332,7 @@ func omitUnsetIndexes(data []byte) ([]byte, error) {
 func pruneUnsetIndexes(v any) {
 	switch v := v.(type) {
 	case map[string]any:
-		for _, k := range []string{"index", "parentIndex"} {
+		for _, k := range []string{"index", "parentIndex", "byteOffset", "charOffset"} {
 			if v[k] == json.Number("-1") {
 				delete(v, k)
 			}
