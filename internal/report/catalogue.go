@@ -98,6 +98,13 @@ func ruleMarkdown(r finding.Rule, heading string) string {
 
 // Explain prints one rule for a terminal.
 func Explain(w io.Writer, r finding.Rule) error {
+	_, err := io.WriteString(w, ruleText(r))
+	return err
+}
+
+// ruleText documents one rule as plain text; dslint explain and the SARIF
+// help text share it.
+func ruleText(r finding.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)\n%s\n\n%s\n", r.ID, r.Severity, r.Title, r.Description)
 	if r.Bad != "" {
@@ -110,8 +117,7 @@ func Explain(w io.Writer, r finding.Rule) error {
 	for _, l := range r.Related {
 		fmt.Fprintf(&b, "See: %s (%s)\n", l.URL, linkText(l))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
 }
 
 func linkText(l finding.Link) string {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -118,8 +117,8 @@ func sarifRule(r finding.Rule) *sarif.ReportingDescriptor {
 		WithName(pascalCase(r.ID)).
 		WithHelpURI(r.HelpURI()).
 		WithHelp(sarif.NewMultiformatMessageString().
-			WithText(ruleHelpText(r)).
-			WithMarkdown(ruleHelpMarkdown(r))).
+			WithText(ruleText(r)).
+			WithMarkdown(ruleMarkdown(r, "##"))).
 		WithProperties(sarif.NewPropertyBag().
 			WithTags(slices.Clone(sarifRuleTags)).
 			Add("precision", "very-high").
@@ -146,53 +145,6 @@ func sarifUnknownRule(id string) *sarif.ReportingDescriptor {
 		WithShortDescription(sarif.NewMultiformatMessageString().WithText(id)).
 		WithFullDescription(sarif.NewMultiformatMessageString().WithText(text)).
 		WithHelp(sarif.NewMultiformatMessageString().WithText(text))
-}
-
-func ruleHelpText(r finding.Rule) string {
-	var b strings.Builder
-	b.WriteString(r.Description)
-	if r.Remediation != "" {
-		fmt.Fprintf(&b, "\n\nRemediation: %s", r.Remediation)
-	}
-	if len(r.Related) > 0 {
-		b.WriteString("\n\nRelated:")
-		for _, l := range r.Related {
-			if l.Description != "" {
-				fmt.Fprintf(&b, "\n- %s: %s", l.Description, l.URL)
-			} else {
-				fmt.Fprintf(&b, "\n- %s", l.URL)
-			}
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
-func ruleHelpMarkdown(r finding.Rule) string {
-	var b strings.Builder
-	b.WriteString(r.Description)
-	if r.Remediation != "" {
-		fmt.Fprintf(&b, "\n\n**Remediation:** %s", r.Remediation)
-	}
-	if len(r.Related) > 0 {
-		b.WriteString("\n\n**Related:**\n")
-		for _, l := range r.Related {
-			text := cmp.Or(l.Description, l.URL)
-			fmt.Fprintf(&b, "\n- [%s](%s)", markdownEscape(text), markdownURL(l.URL))
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// markdownEscape backslash-escapes the characters that would end or nest a
-// Markdown link text.
-func markdownEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
-}
-
-// markdownURL percent-encodes the characters that would end a Markdown link
-// destination early.
-func markdownURL(u string) string {
-	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(u)
 }
 
 func sarifResult(f finding.Finding, ruleIndex int) *sarif.Result {

@@ -107,7 +107,7 @@ func TestSARIFStructure(t *testing.T) {
 	md := sarifStr(d.Rules[0].Help.Markdown)
 	for _, want := range []string{
 		"A DaemonSet without a node constraint",
-		"**Remediation:** Tolerate node-role.kubernetes.io/control-plane:NoSchedule.",
+		"**Fix:** Tolerate node-role.kubernetes.io/control-plane:NoSchedule.",
 		"- [DaemonSet](https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/)",
 	} {
 		if !strings.Contains(md, want) {
