@@ -18,3 +18,19 @@ report contains finding if {
 default workload := false
 
 workload if k8s.is_workload
+
+# facts is what cross-object rules record about the object in input.
+facts contains fact if {
+	some rule_id
+	some f in data.dslint.rules[rule_id].facts
+	fact := object.union(f, {"rule": rule_id})
+}
+
+# aggregate is every finding of the cross-object rules, evaluated once per
+# run with input.groups[<rule id>][<group>] = the facts recorded in the run.
+# A finding names the fact it is about ("fact": the fact's id).
+aggregate contains finding if {
+	some rule_id
+	some f in data.dslint.rules[rule_id].aggregate
+	finding := object.union(f, {"rule": rule_id})
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -29,8 +30,9 @@ type Settings struct {
 
 // Engine holds the compiled rules. It is safe for concurrent use.
 type Engine struct {
-	query rego.PreparedEvalQuery
-	rules map[string]finding.Rule
+	query     rego.PreparedEvalQuery // per object: findings, facts, workload
+	aggregate rego.PreparedEvalQuery // once per run: findings across objects
+	rules     map[string]finding.Rule
 }
 
 // Raw is a finding as a rule reports it, before its path becomes a position.
@@ -44,7 +46,26 @@ type Raw struct {
 // Verdict is what the rules say about one object.
 type Verdict struct {
 	Findings []Raw
+	Facts    []Fact
 	Workload bool
+}
+
+// Fact is what a cross-object rule records about one object (its `facts`
+// set) for its `aggregate` rule, which sees the facts of the whole run.
+type Fact struct {
+	Rule   string
+	Object string // the object it came from, unique in the run
+	Group string // facts are handed to aggregate grouped by this key
+	Path  []any  // the field the fact is about; cross-object findings point here
+	Data  map[string]any
+}
+
+// Cross is a finding of an aggregate rule, about the fact with index Fact.
+type Cross struct {
+	Rule     string
+	Severity finding.Severity
+	Message  string
+	Fact     int
 }
 
 // New compiles the Rego modules of fsys (every *.rego that is not a test),
@@ -63,24 +84,38 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 	if err := json.Unmarshal(raw, &data); err != nil {
 		return nil, err
 	}
-	opts := []func(*rego.Rego){
-		rego.Query("report := data.dslint.main.report; workload := data.dslint.main.workload"),
-		rego.Store(inmem.NewFromObject(map[string]any{"dslint": map[string]any{"config": data}})),
-	}
+	var enabled []*ast.Module
 	for _, m := range modules {
 		if !slices.Contains(settings.Disabled, RuleID(m)) {
-			opts = append(opts, rego.ParsedModule(m))
+			enabled = append(enabled, m)
 		}
 	}
-	pq, err := rego.New(opts...).PrepareForEval(ctx)
+	store := map[string]any{"dslint": map[string]any{"config": data}}
+	pq, err := prepare(ctx, "report := data.dslint.main.report; facts := data.dslint.main.facts; workload := data.dslint.main.workload", enabled, store)
 	if err != nil {
-		return nil, fmt.Errorf("compile rules: %w", err)
+		return nil, err
 	}
-	e := &Engine{query: pq, rules: map[string]finding.Rule{}}
+	agg, err := prepare(ctx, "report := data.dslint.main.aggregate", enabled, store)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{query: pq, aggregate: agg, rules: map[string]finding.Rule{}}
 	for _, r := range rules {
 		e.rules[r.ID] = r
 	}
 	return e, nil
+}
+
+func prepare(ctx context.Context, query string, modules []*ast.Module, data map[string]any) (rego.PreparedEvalQuery, error) {
+	opts := []func(*rego.Rego){rego.Query(query), rego.Store(inmem.NewFromObject(data))}
+	for _, m := range modules {
+		opts = append(opts, rego.ParsedModule(m))
+	}
+	pq, err := rego.New(opts...).PrepareForEval(ctx)
+	if err != nil {
+		return pq, fmt.Errorf("compile rules: %w", err)
+	}
+	return pq, nil
 }
 
 // Rules returns the metadata of every rule, sorted by id.
@@ -122,7 +157,81 @@ func (e *Engine) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
 		}
 		v.Findings = append(v.Findings, raw)
 	}
+	facts, _ := rs[0].Bindings["facts"].([]any)
+	for _, f := range facts {
+		fact, err := decodeFact(f)
+		if err != nil {
+			return Verdict{}, err
+		}
+		v.Facts = append(v.Facts, fact)
+	}
 	return v, nil
+}
+
+func decodeFact(x any) (Fact, error) {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return Fact{}, fmt.Errorf("rule recorded %v, not a fact object", x)
+	}
+	f := Fact{Data: m}
+	f.Rule, _ = m["rule"].(string)
+	f.Group, _ = m["group"].(string)
+	path, err := decodePath(m["path"])
+	if err != nil {
+		return Fact{}, fmt.Errorf("rule %s: fact %w", f.Rule, err)
+	}
+	f.Path = path
+	return f, nil
+}
+
+// Aggregate runs the cross-object rules once over the facts of the whole
+// run. Each rule sees input.groups[<rule id>][<group>]: the facts it recorded
+// under one group key, each with its index as "id".
+func (e *Engine) Aggregate(ctx context.Context, facts []Fact) ([]Cross, error) {
+	if len(facts) == 0 {
+		return nil, nil
+	}
+	groups := map[string]map[string][]any{}
+	for i, f := range facts {
+		if groups[f.Rule] == nil {
+			groups[f.Rule] = map[string][]any{}
+		}
+		item := maps.Clone(f.Data)
+		item["id"] = i
+		item["object"] = f.Object
+		groups[f.Rule][f.Group] = append(groups[f.Rule][f.Group], item)
+	}
+	rs, err := e.aggregate.Eval(ctx, rego.EvalInput(map[string]any{"groups": groups}))
+	if err != nil {
+		return nil, fmt.Errorf("evaluate cross-object rules: %w", err)
+	}
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	var out []Cross
+	reports, _ := rs[0].Bindings["report"].([]any)
+	for _, r := range reports {
+		c, err := e.decodeCross(r, len(facts))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (e *Engine) decodeCross(x any, nfacts int) (Cross, error) {
+	m, _ := x.(map[string]any)
+	raw, err := e.decodeFinding(x)
+	if err != nil {
+		return Cross{}, err
+	}
+	n, _ := m["fact"].(json.Number)
+	i, err := n.Int64()
+	if err != nil || i < 0 || int(i) >= nfacts {
+		return Cross{}, fmt.Errorf("rule %s: cross-object finding names fact %v, which does not exist", raw.Rule, m["fact"])
+	}
+	return Cross{Rule: raw.Rule, Severity: raw.Severity, Message: raw.Message, Fact: int(i)}, nil
 }
 
 // decodeFinding reads one finding object a rule reported.
@@ -145,22 +254,33 @@ func (e *Engine) decodeFinding(x any) (Raw, error) {
 		}
 		raw.Severity = sev
 	}
-	steps, _ := m["path"].([]any)
+	path, err := decodePath(m["path"])
+	if err != nil {
+		return Raw{}, fmt.Errorf("rule %s: %w", id, err)
+	}
+	raw.Path = path
+	return raw, nil
+}
+
+// decodePath reads a field path: string keys and integer indexes.
+func decodePath(x any) ([]any, error) {
+	steps, _ := x.([]any)
+	path := make([]any, 0, len(steps))
 	for _, s := range steps {
 		switch s := s.(type) {
 		case string:
-			raw.Path = append(raw.Path, s)
+			path = append(path, s)
 		case json.Number:
 			i, err := s.Int64()
 			if err != nil {
-				return Raw{}, fmt.Errorf("rule %s: path index %v is not an integer", id, s)
+				return nil, fmt.Errorf("path index %v is not an integer", s)
 			}
-			raw.Path = append(raw.Path, int(i))
+			path = append(path, int(i))
 		default:
-			return Raw{}, fmt.Errorf("rule %s: path element %v is neither a key nor an index", id, s)
+			return nil, fmt.Errorf("path element %v is neither a key nor an index", s)
 		}
 	}
-	return raw, nil
+	return path, nil
 }
 
 // ParseModules parses the *.rego files of fsys with their annotations; with

@@ -35,6 +35,9 @@ func TestRego(t *testing.T) {
 			case r.Fail:
 				t.Errorf("%s: failed%s", r.Location, failedAt(r))
 			}
+			if t.Failed() && len(r.Output) > 0 {
+				t.Logf("print output:\n%s", r.Output)
+			}
 		})
 	}
 	if n == 0 {

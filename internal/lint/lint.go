@@ -38,6 +38,9 @@ type Problems struct {
 // fileResult is what one input file contributed.
 type fileResult struct {
 	findings  []finding.Finding
+	facts     []engine.Fact
+	factAt    []finding.Finding // where each fact is: file, position, object, path
+	seen      int               // objects checked so far, to tell objects apart
 	skipped   *finding.Skipped
 	objects   int
 	workloads int
@@ -73,8 +76,12 @@ func Run(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, stdin 
 	if eng != nil {
 		res.Rules = eng.Rules()
 	}
+	var facts []engine.Fact
+	var factAt []finding.Finding
 	for _, r := range results {
 		res.Findings = append(res.Findings, r.findings...)
+		facts = append(facts, r.facts...)
+		factAt = append(factAt, r.factAt...)
 		if r.skipped != nil {
 			res.Skipped = append(res.Skipped, *r.skipped)
 		}
@@ -85,6 +92,11 @@ func Run(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, stdin 
 		problems.Internal = append(problems.Internal, r.problems.Internal...)
 	}
 	res.Summary.Files = len(srcs)
+	cross, err := crossFindings(ctx, eng, facts, factAt)
+	if err != nil {
+		problems.Internal = append(problems.Internal, err)
+	}
+	res.Findings = append(res.Findings, cross...)
 	finding.Sort(res.Findings)
 	res.Count()
 	return res, problems
@@ -126,6 +138,7 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 // it costs only this object: it is reported and the run goes on.
 func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manifest.Object, out *fileResult) {
 	pos := manifest.Locate(obj.Node, nil)
+	out.seen++
 	defer func() {
 		if p := recover(); p != nil {
 			out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: internal error checking %s %q: %v", file, pos.Line, obj.Kind, obj.Name, p))
@@ -140,14 +153,40 @@ func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manif
 		out.workloads++
 	}
 	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
-	for _, r := range v.Findings {
-		p := manifest.Locate(obj.Node, r.Path)
-		out.findings = append(out.findings, finding.Finding{
-			Rule: r.Rule, Severity: r.Severity, Message: r.Message,
-			File: file, Line: p.Line, Column: p.Column,
-			Object: ref, Path: manifest.FormatPath(r.Path),
-		})
+	at := func(path []any) finding.Finding {
+		p := manifest.Locate(obj.Node, path)
+		return finding.Finding{File: file, Line: p.Line, Column: p.Column, Object: ref, Path: manifest.FormatPath(path)}
 	}
+	for _, r := range v.Findings {
+		f := at(r.Path)
+		f.Rule, f.Severity, f.Message = r.Rule, r.Severity, r.Message
+		out.findings = append(out.findings, f)
+	}
+	// Facts keep their position, so the document can be dropped now.
+	for _, fact := range v.Facts {
+		fact.Object = fmt.Sprintf("%s#%d", file, out.seen)
+		out.facts = append(out.facts, fact)
+		out.factAt = append(out.factAt, at(fact.Path))
+	}
+}
+
+// crossFindings runs the cross-object rules over the facts of the run; each
+// finding is placed where the fact it is about was recorded.
+func crossFindings(ctx context.Context, eng *engine.Engine, facts []engine.Fact, factAt []finding.Finding) ([]finding.Finding, error) {
+	if eng == nil {
+		return nil, nil
+	}
+	cross, err := eng.Aggregate(ctx, facts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]finding.Finding, 0, len(cross))
+	for _, c := range cross {
+		f := factAt[c.Fact]
+		f.Rule, f.Severity, f.Message = c.Rule, c.Severity, c.Message
+		out = append(out, f)
+	}
+	return out, nil
 }
 
 func read(src manifest.Source, stdin io.Reader) ([]byte, error) {

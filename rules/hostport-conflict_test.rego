@@ -1,0 +1,127 @@
+package dslint.rules["hostport-conflict"]
+
+_ds(name, spec) := {
+	"apiVersion": "apps/v1",
+	"kind": "DaemonSet",
+	"metadata": {"name": name, "namespace": "ops"},
+	"spec": {"template": {"spec": spec}},
+}
+
+_deploy(name, spec) := object.union(_ds(name, spec), {"kind": "Deployment"})
+
+_port(p) := {"containers": [{"name": "c", "image": "i", "ports": [p]}]}
+
+_path := ["spec", "template", "spec", "containers", 0, "ports", 0]
+
+test_facts_of_an_explicit_host_port if {
+	fs := facts with input as _ds("a", _port({"containerPort": 8080, "hostPort": 9100}))
+	count(fs) == 1
+	some f in fs
+	f.group == "9100/TCP"
+	f.path == _path
+	f.daemonset == true
+	f.hostIP == ""
+	f.label == "daemonset \"a\" in namespace \"ops\""
+}
+
+test_host_network_makes_container_ports_host_ports if {
+	fs := facts with input as _ds("a", object.union(_port({"containerPort": 9100, "protocol": "UDP"}), {"hostNetwork": true}))
+	{f.group | some f in fs} == {"9100/UDP"}
+}
+
+test_no_fact_without_host_port if {
+	count(facts) == 0 with input as _ds("a", _port({"containerPort": 9100}))
+	count(facts) == 0 with input as _ds("a", _port({"containerPort": 9100, "hostPort": 0}))
+	count(facts) == 0 with input as {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}}
+}
+
+# _groups builds aggregate's input from objects, as the engine does (the
+# tests give each object one port, so the object index is the fact id).
+_groups(objs) := {"hostport-conflict": {g: [f | some f in all; f.group == g] | some f in all; g := f.group}} if {
+	all := [f |
+		some i, obj in objs
+		fs := facts with input as obj
+		some f0 in fs
+		f := object.union(f0, {"id": i, "object": sprintf("o%d", [i])})
+	]
+}
+
+_conflicts(objs) := {f.fact | some f in found} if {
+	found := aggregate with input as {"groups": _groups(objs)}
+}
+
+test_daemonset_and_deployment_on_the_same_port if {
+	_conflicts([
+		_ds("exporter", _port({"containerPort": 1, "hostPort": 9100})),
+		_deploy("web", _port({"containerPort": 2, "hostPort": 9100})),
+	]) == {0, 1}
+}
+
+test_message_names_the_other_workload if {
+	fs := aggregate with input as {"groups": _groups([
+		_ds("exporter", _port({"containerPort": 1, "hostPort": 9100})),
+		_deploy("web", _port({"containerPort": 2, "hostPort": 9100})),
+	])}
+	some f in fs
+	f.fact == 0
+	contains(f.message, "hostPort 9100/TCP of daemonset \"exporter\" in namespace \"ops\" is also used by deployment \"web\" in namespace \"ops\"")
+}
+
+test_two_deployments_do_not_conflict if {
+	# the scheduler places them on different nodes
+	_conflicts([
+		_deploy("a", _port({"containerPort": 1, "hostPort": 80})),
+		_deploy("b", _port({"containerPort": 1, "hostPort": 80})),
+	]) == set()
+}
+
+test_other_protocol_or_port_does_not_conflict if {
+	_conflicts([
+		_ds("a", _port({"containerPort": 1, "hostPort": 53, "protocol": "UDP"})),
+		_ds("b", _port({"containerPort": 1, "hostPort": 53})),
+		_ds("c", _port({"containerPort": 1, "hostPort": 54, "protocol": "UDP"})),
+	]) == set()
+}
+
+test_host_ips if {
+	_conflicts([
+		_ds("a", _port({"containerPort": 1, "hostPort": 80, "hostIP": "10.0.0.1"})),
+		_ds("b", _port({"containerPort": 1, "hostPort": 80, "hostIP": "10.0.0.2"})),
+	]) == set()
+	_conflicts([
+		_ds("a", _port({"containerPort": 1, "hostPort": 80, "hostIP": "10.0.0.1"})),
+		_ds("b", _port({"containerPort": 1, "hostPort": 80, "hostIP": "0.0.0.0"})),
+	]) == {0, 1}
+}
+
+test_constraints if {
+	gpu := {"nodeSelector": {"pool": "gpu"}}
+	web := {"nodeSelector": {"pool": "web"}}
+	_conflicts([
+		_ds("a", object.union(_port({"containerPort": 1, "hostPort": 80}), gpu)),
+		_deploy("b", object.union(_port({"containerPort": 1, "hostPort": 80}), web)),
+	]) == set()
+	_conflicts([
+		_ds("a", object.union(_port({"containerPort": 1, "hostPort": 80}), gpu)),
+		_deploy("b", object.union(_port({"containerPort": 1, "hostPort": 80}), gpu)),
+	]) == {0, 1}
+}
+
+test_one_object_never_conflicts_with_itself if {
+	two := {"containers": [
+		{"name": "a", "image": "i", "ports": [{"containerPort": 1, "hostPort": 80}]},
+		{"name": "b", "image": "i", "ports": [{"containerPort": 2, "hostPort": 80}]},
+	]}
+	fs := facts with input as _ds("a", two)
+	count(fs) == 2
+	items := [object.union(f, {"id": i, "object": "same"}) | some i, f in [g | some g in fs]]
+	count(aggregate) == 0 with input as {"groups": {"hostport-conflict": {"80/TCP": items}}}
+}
+
+test_one_workload_in_two_files_is_not_a_conflict if {
+	# e.g. regional variants of the same DaemonSet manifest
+	_conflicts([
+		_ds("aws-node", _port({"containerPort": 1, "hostPort": 61678})),
+		_ds("aws-node", _port({"containerPort": 1, "hostPort": 61678})),
+	]) == set()
+}
