@@ -55,9 +55,9 @@ type Verdict struct {
 type Fact struct {
 	Rule   string
 	Object string // the object it came from, unique in the run
-	Group string // facts are handed to aggregate grouped by this key
-	Path  []any  // the field the fact is about; cross-object findings point here
-	Data  map[string]any
+	Group  string // facts are handed to aggregate grouped by this key
+	Path   []any  // the field the fact is about; cross-object findings point here
+	Data   map[string]any
 }
 
 // Cross is a finding of an aggregate rule, about the fact with index Fact.
