@@ -29,9 +29,13 @@ fmt-check:
 docs:
 	$(GO) run ./tools/gendocs
 
-# Fuzz the loader for FUZZTIME (go test -fuzz takes one target per run).
+# Fuzz the loader and the differential comparisons with upstream Kubernetes,
+# FUZZTIME each (go test -fuzz takes one target per run).
+FUZZ = $(GO) test -run '^$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s
 fuzz:
-	$(GO) test ./internal/manifest -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(FUZZ) -fuzz '^FuzzParse$$' ./internal/manifest
+	$(FUZZ) -fuzz '^FuzzTolerationDifferential$$' ./internal/differential
+	$(FUZZ) -fuzz '^FuzzNodeSelectorDifferential$$' ./internal/differential
 
 # Timings and peak memory over a generated corpus of 10,000 workloads.
 bench:
