@@ -38,8 +38,32 @@ _spec_paths := {
 	"Job": ["spec", "template", "spec"],
 }
 
-# is_workload is true when input is an object with a pod template.
-is_workload if pod_spec_path
+# is_workload is true when input is an object with a pod template that can
+# be applied as it is.
+is_workload if {
+	pod_spec_path
+	not is_patch
+}
+
+# is_patch is true for a workload kind whose pod template has a container
+# without an image. The API server rejects such an object, so it is a
+# Kustomize patch meant to be merged into a base, and no rule judges it on
+# its own. (A fragment with no containers at all is still checked: tests and
+# partial manifests look the same.)
+is_patch if {
+	pod_spec_path
+	_fragment(object.get(input, pod_spec_path, {}))
+}
+
+_fragment(spec) if {
+	some c in array.concat(_list(object.get(spec, "containers", [])), _list(object.get(spec, "initContainers", [])))
+	not _has_image(c)
+}
+
+_has_image(c) if {
+	is_string(c.image)
+	c.image != ""
+}
 
 is_daemonset if {
 	input.kind == "DaemonSet"

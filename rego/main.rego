@@ -19,6 +19,11 @@ default workload := false
 
 workload if k8s.is_workload
 
+# patch is true for a Kustomize patch fragment, which is skipped.
+default patch := false
+
+patch if k8s.is_patch
+
 # facts is what cross-object rules record about the object in input.
 facts contains fact if {
 	some rule_id

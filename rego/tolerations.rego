@@ -103,3 +103,41 @@ _network_daemon(pod_spec) := [{"key": "node.kubernetes.io/network-unavailable", 
 }
 
 _network_daemon(pod_spec) := [] if not pod_spec.hostNetwork == true
+
+# same_toleration(a, b) is MatchToleration: key, effect, operator and value
+# equal as written (an absent operator is not "Equal" here), tolerationSeconds
+# aside. It decides which of a pod's tolerations the DaemonSet controller
+# replaces with its own.
+same_toleration(a, b) if {
+	is_object(a)
+	is_object(b)
+	every name in ["key", "effect", "operator", "value"] {
+		field(a, name) == field(b, name)
+	}
+}
+
+# daemonset_pod_tolerations(pod_spec) is the toleration list of the pods a
+# DaemonSet controller creates (AddOrUpdateDaemonPodTolerations): a user
+# toleration the controller matches is replaced in place by its own (losing
+# tolerationSeconds), the others are appended. Entries that are not mappings
+# stay as they are, so indexes are those of the manifest.
+daemonset_pod_tolerations(pod_spec) := array.concat(
+	[_as_created(t, auto) | some t in _list(pod_spec.tolerations)],
+	[a | some a in auto; not _replaces_one(a, pod_spec)],
+) if {
+	auto := daemonset_auto_tolerations(pod_spec)
+}
+
+_as_created(t, auto) := a if {
+	some a in auto
+	same_toleration(t, a)
+} else := t
+
+_replaces_one(a, pod_spec) if {
+	some t in _list(pod_spec.tolerations)
+	same_toleration(t, a)
+}
+
+_list(x) := x if is_array(x)
+
+_list(x) := [] if not is_array(x)

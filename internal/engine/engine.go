@@ -48,6 +48,7 @@ type Verdict struct {
 	Findings []Raw
 	Facts    []Fact
 	Workload bool
+	Patch    bool // a Kustomize patch fragment: not an object of its own
 }
 
 // Fact is what a cross-object rule records about one object (its `facts`
@@ -91,7 +92,7 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 		}
 	}
 	store := map[string]any{"dslint": map[string]any{"config": data}}
-	pq, err := prepare(ctx, "report := data.dslint.main.report; facts := data.dslint.main.facts; workload := data.dslint.main.workload", enabled, store)
+	pq, err := prepare(ctx, "report := data.dslint.main.report; facts := data.dslint.main.facts; workload := data.dslint.main.workload; patch := data.dslint.main.patch", enabled, store)
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +150,7 @@ func (e *Engine) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
 	}
 	var v Verdict
 	v.Workload, _ = rs[0].Bindings["workload"].(bool)
+	v.Patch, _ = rs[0].Bindings["patch"].(bool)
 	reports, _ := rs[0].Bindings["report"].([]any)
 	for _, r := range reports {
 		raw, err := e.decodeFinding(r)

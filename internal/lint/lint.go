@@ -149,6 +149,11 @@ func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manif
 		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: %s %q: %w", file, pos.Line, obj.Kind, obj.Name, err))
 		return
 	}
+	if v.Patch {
+		out.objects--
+		out.other++ // counted with the documents that are not objects
+		return
+	}
 	if v.Workload {
 		out.workloads++
 	}

@@ -1,0 +1,192 @@
+# METADATA
+# title: Toleration or node selection on the removed master key
+# description: |
+#   kubeadm renamed the control-plane role (KEP-2067): it stopped labelling
+#   control-plane nodes node-role.kubernetes.io/master in 1.24 and stopped
+#   tainting them node-role.kubernetes.io/master:NoSchedule in 1.25, and
+#   "kubeadm upgrade apply" removes both from existing nodes. They now carry
+#   the label and taint node-role.kubernetes.io/control-plane. A toleration of
+#   the master taint with no toleration of the control-plane taint no longer
+#   lets pods onto the control plane. A nodeSelector or node-affinity
+#   expression on the master label matches no node any more: a required one
+#   leaves the pods Pending (or, with DoesNotExist/NotIn, no longer keeps them
+#   off the control plane), a preferred one does nothing. Tolerating both
+#   keys, or offering both labels in node-affinity terms, is the documented
+#   way to support old and new clusters and is not reported; neither is a
+#   wildcard toleration (operator Exists without a key), which covers both.
+#   For a DaemonSet, daemonset-missing-control-plane-toleration reports the
+#   control-plane nodes it misses; this rule points at the outdated
+#   toleration or selector itself.
+# related_resources:
+#   - ref: https://kubernetes.io/docs/reference/labels-annotations-taints/#node-role-kubernetes-io-master-taint
+#     description: The deprecated node-role.kubernetes.io/master taint
+#   - ref: https://kubernetes.io/docs/reference/labels-annotations-taints/#node-role-kubernetes-io-control-plane
+#     description: The node-role.kubernetes.io/control-plane label and taint
+#   - ref: https://github.com/kubernetes/enhancements/tree/master/keps/sig-cluster-lifecycle/kubeadm/2067-rename-master-label-taint
+#     description: KEP-2067, rename the kubeadm "master" label and taint
+# custom:
+#   severity: warning
+#   remediation: |
+#     Next to each toleration of node-role.kubernetes.io/master add the same
+#     toleration for node-role.kubernetes.io/control-plane (usually
+#     {key: node-role.kubernetes.io/control-plane, operator: Exists, effect:
+#     NoSchedule}); drop the master one once no cluster older than 1.25
+#     remains. Select control-plane nodes by the label
+#     node-role.kubernetes.io/control-plane instead of
+#     node-role.kubernetes.io/master, or, to support both, use two
+#     node-affinity terms (they are ORed), one per label.
+#   bad: |
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: cluster-autoscaler
+#     spec:
+#       selector: {matchLabels: {app: cluster-autoscaler}}
+#       template:
+#         metadata: {labels: {app: cluster-autoscaler}}
+#         spec:
+#           nodeSelector:
+#             node-role.kubernetes.io/master: ""
+#           tolerations:
+#             - key: node-role.kubernetes.io/master
+#               operator: Exists
+#               effect: NoSchedule
+#           containers: [{name: main, image: registry.k8s.io/autoscaling/cluster-autoscaler:v1.30.0}]
+#   good: |
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: cluster-autoscaler
+#     spec:
+#       selector: {matchLabels: {app: cluster-autoscaler}}
+#       template:
+#         metadata: {labels: {app: cluster-autoscaler}}
+#         spec:
+#           nodeSelector:
+#             node-role.kubernetes.io/control-plane: ""
+#           tolerations:
+#             - key: node-role.kubernetes.io/control-plane
+#               operator: Exists
+#               effect: NoSchedule
+#             - key: node-role.kubernetes.io/master
+#               operator: Exists
+#               effect: NoSchedule
+#           containers: [{name: main, image: registry.k8s.io/autoscaling/cluster-autoscaler:v1.30.0}]
+package dslint.rules["deprecated-master-key"]
+
+import data.dslint.lib.k8s
+import data.dslint.lib.nodes
+import data.dslint.lib.result
+import data.dslint.lib.tolerations as tol
+
+_master := "node-role.kubernetes.io/master"
+
+_control_plane := "node-role.kubernetes.io/control-plane"
+
+# The taint kubeadm puts on control-plane nodes since 1.24.
+_control_plane_taint := {"key": _control_plane, "effect": "NoSchedule"}
+
+# --- tolerations ----------------------------------------------------------------
+
+report contains result.fail(k8s.toleration_path(i), msg) if {
+	some i, t in k8s.tolerations
+	tol.field(t, "key") == _master
+	not tol.tolerated(_user_tolerations, _control_plane_taint)
+	not tol.tolerated(_user_tolerations, _twin(t))
+	msg := sprintf("toleration of the deprecated taint %q has no counterpart for %q: kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes %q instead, so this toleration no longer lets pods onto them; add {key: %s, operator: %s%s} next to it", [
+		_master,
+		_control_plane,
+		tol.string_of_taint(_control_plane_taint),
+		_control_plane,
+		_operator(t),
+		_effect_suffix(t),
+	])
+}
+
+_user_tolerations := [t | some t in k8s.tolerations]
+
+# _twin(t) is the control-plane taint that t's master taint became: same
+# effect (NoSchedule when t has none) and, for an Equal toleration, same value.
+_twin(t) := {"key": _control_plane, "effect": _twin_effect(t), "value": _twin_value(t)}
+
+_twin_effect(t) := e if {
+	e := tol.field(t, "effect")
+	e != ""
+} else := "NoSchedule"
+
+_twin_value(t) := tol.field(t, "value") if tol.field(t, "operator") in {"", "Equal"}
+
+_twin_value(t) := "" if not tol.field(t, "operator") in {"", "Equal"}
+
+_operator(t) := sprintf("Equal, value: %q", [tol.field(t, "value")]) if {
+	tol.field(t, "operator") in {"", "Equal"}
+	tol.field(t, "value") != ""
+} else := "Exists"
+
+_effect_suffix(t) := sprintf(", effect: %s", [tol.field(t, "effect")]) if tol.field(t, "effect") != ""
+
+_effect_suffix(t) := "" if tol.field(t, "effect") == ""
+
+# --- node selection -------------------------------------------------------------
+
+report contains result.fail(array.concat(k8s.pod_spec_path, ["nodeSelector", _master]), msg) if {
+	k8s.is_workload
+	_master in object.keys(nodes.node_selector(k8s.pod_spec))
+	msg := sprintf("nodeSelector on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters no node matches and the pods stay Pending; select %q instead", [_master, _control_plane])
+}
+
+_required_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"])
+
+_preferred_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"])
+
+report contains result.fail(array.concat(_required_path, [i, "matchExpressions", j, "key"]), msg) if {
+	k8s.is_workload
+	terms := nodes.required_terms(k8s.pod_spec)
+	not _mentions_control_plane(terms)
+	some i, term in terms
+	some j, expr in _expressions(term)
+	expr.key == _master
+	msg := sprintf("required node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): %s; use %q, or add a term for it", [_master, _required_effect(expr), _control_plane])
+}
+
+report contains result.fail(array.concat(_preferred_path, [i, "preference", "matchExpressions", j, "key"]), msg) if {
+	k8s.is_workload
+	prefs := _preferred_terms
+	not _mentions_control_plane(prefs)
+	some i, term in prefs
+	some j, expr in _expressions(term)
+	expr.key == _master
+	msg := sprintf("preferred node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters the preference has no effect; use %q, or add a term for it", [_master, _control_plane])
+}
+
+_required_effect(expr) := "on such clusters no node has it, so this expression no longer keeps the pods off the control plane" if {
+	expr.operator in {"NotIn", "DoesNotExist"}
+} else := "on such clusters no node has it, so this term matches no node"
+
+_preferred_terms := [p | some w in _list(k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution); p := _preference(w)]
+
+_preference(w) := p if {
+	is_object(w)
+	p := w.preference
+	is_object(p)
+} else := {}
+
+# Terms are ORed and expressions in a term ANDed: a list that also names the
+# control-plane label supports old and new clusters (one term per label to
+# select the control plane, both expressions in one term to avoid it).
+_mentions_control_plane(terms) if {
+	some term in terms
+	some expr in _expressions(term)
+	expr.key == _control_plane
+}
+
+# _expressions(term) maps the index of each expression of a term to it.
+_expressions(term) := {j: e |
+	is_object(term)
+	some j, e in _list(object.get(term, "matchExpressions", []))
+	is_object(e)
+}
+
+_list(x) := x if is_array(x)
+
+_list(x) := [] if not is_array(x)

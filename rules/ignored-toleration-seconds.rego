@@ -1,0 +1,123 @@
+# METADATA
+# title: DaemonSet eviction timeout the controller throws away
+# description: |
+#   The DaemonSet controller gives every pod it creates the tolerations
+#   {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute}
+#   and the same for node.kubernetes.io/unreachable, without
+#   tolerationSeconds, and it replaces a template toleration with the same
+#   key, operator, value and effect (AddOrUpdateTolerationInPodSpec compares
+#   exactly these) by its own. A tolerationSeconds on such a toleration, meant
+#   to evict the DaemonSet's pods some time after their node became not-ready
+#   or unreachable, is silently dropped: the pods stay on the node forever
+#   (unless an earlier toleration in the list sets a timeout of its own; the
+#   first toleration that matches a taint decides). A toleration written with
+#   operator Equal (or no operator) and no value is not replaced: it keeps
+#   its tolerationSeconds, matches the valueless not-ready and unreachable
+#   taints, and, being listed before the controller's own, decides the
+#   eviction; it is not reported.
+# related_resources:
+#   - ref: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#taints-and-tolerations
+#     description: DaemonSet, the tolerations the controller adds
+#   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions
+#     description: Taint based evictions and tolerationSeconds
+# custom:
+#   severity: warning
+#   remediation: |
+#     Remove the toleration (the controller adds it anyway) and accept that
+#     DaemonSet pods stay on not-ready and unreachable nodes, which is what
+#     node agents usually need. If the pods really must leave such a node
+#     after a timeout, write the toleration with operator Equal and no value
+#     ({key: node.kubernetes.io/not-ready, operator: Equal, effect: NoExecute,
+#     tolerationSeconds: 300}): the controller keeps it, and as the first
+#     matching toleration it sets the timeout. The controller does not
+#     recreate the pod while the node also has the not-ready (or unreachable)
+#     NoSchedule taint.
+#   bad: |
+#     apiVersion: apps/v1
+#     kind: DaemonSet
+#     metadata:
+#       name: fluent-bit
+#     spec:
+#       selector: {matchLabels: {app: fluent-bit}}
+#       template:
+#         metadata: {labels: {app: fluent-bit}}
+#         spec:
+#           containers: [{name: fluent-bit, image: fluent/fluent-bit:3.1}]
+#           tolerations:
+#             - key: node.kubernetes.io/not-ready
+#               operator: Exists
+#               effect: NoExecute
+#               tolerationSeconds: 300
+#   good: |
+#     apiVersion: apps/v1
+#     kind: DaemonSet
+#     metadata:
+#       name: fluent-bit
+#     spec:
+#       selector: {matchLabels: {app: fluent-bit}}
+#       template:
+#         metadata: {labels: {app: fluent-bit}}
+#         spec:
+#           containers: [{name: fluent-bit, image: fluent/fluent-bit:3.1}]
+#           tolerations:
+#             - key: node.kubernetes.io/not-ready
+#               operator: Equal
+#               effect: NoExecute
+#               tolerationSeconds: 300
+package dslint.rules["ignored-toleration-seconds"]
+
+import data.dslint.lib.k8s
+import data.dslint.lib.result
+import data.dslint.lib.tolerations as tol
+
+_conditions := {
+	"node.kubernetes.io/not-ready": "not-ready",
+	"node.kubernetes.io/unreachable": "unreachable",
+}
+
+report contains result.fail(array.concat(k8s.toleration_path(i), ["tolerationSeconds"]), msg) if {
+	k8s.is_daemonset
+	some i, t in k8s.tolerations
+	is_number(t.tolerationSeconds)
+	condition := _conditions[t.key]
+	some auto in _auto
+	_replaced_by(t, auto)
+	msg := sprintf("tolerationSeconds %v is ignored: the DaemonSet controller replaces this toleration with its own {key: %s, operator: Exists, effect: NoExecute}, which has no tolerationSeconds, %s", [
+		t.tolerationSeconds,
+		t.key,
+		_outcome(t.key, condition),
+	])
+}
+
+_auto := tol.daemonset_auto_tolerations(k8s.pod_spec)
+
+# _effective is the pod's toleration list as the controller creates it.
+_effective := tol.daemonset_pod_tolerations(k8s.pod_spec)
+
+_replaced_by(t, a) if tol.same_toleration(t, a)
+
+# The taint-eviction controller uses the first toleration (in list order)
+# that tolerates the node's taint; its tolerationSeconds decides.
+_first_match(key) := min({j |
+	some j, t in _effective
+	tol.tolerates(t, {"key": key, "effect": "NoExecute"})
+})
+
+_outcome(key, condition) := sprintf("so daemonset pods are never evicted from %s nodes; remove tolerationSeconds (or, to keep a timeout, write this toleration with operator Equal and no value: the controller keeps that one)", [condition]) if {
+	_seconds(_effective[_first_match(key)]) == null
+}
+
+_outcome(key, condition) := sprintf("so eviction from %s nodes follows tolerations[%d] (tolerationSeconds %v) instead; remove this tolerationSeconds", [condition, j, seconds]) if {
+	j := _first_match(key)
+	seconds := _seconds(_effective[j])
+	seconds != null
+}
+
+# A list entry that is not a mapping decodes as the empty toleration.
+_seconds(t) := object.get(t, "tolerationSeconds", null) if is_object(t)
+
+_seconds(t) := null if not is_object(t)
+
+_list(x) := x if is_array(x)
+
+_list(x) := [] if not is_array(x)

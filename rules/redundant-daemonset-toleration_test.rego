@@ -1,0 +1,140 @@
+# Tolerations identical (MatchToleration) to the ones the DaemonSet
+# controller adds (reference §5.1).
+package dslint.rules["redundant-daemonset-toleration"]
+
+_nr := "node.kubernetes.io/not-ready"
+
+_ur := "node.kubernetes.io/unreachable"
+
+_net := "node.kubernetes.io/network-unavailable"
+
+# _ds(spec) is a DaemonSet whose pod spec is spec plus a container.
+_ds(spec) := {
+	"apiVersion": "apps/v1",
+	"kind": "DaemonSet",
+	"metadata": {"name": "node-exporter", "namespace": "monitoring"},
+	"spec": {
+		"selector": {"matchLabels": {"app": "node-exporter"}},
+		"template": {
+			"metadata": {"labels": {"app": "node-exporter"}},
+			"spec": object.union({"containers": [{"name": "exporter", "image": "node-exporter:v1.8.1"}]}, spec),
+		},
+	},
+}
+
+_tols(ts) := _ds({"tolerations": ts})
+
+_tp(i) := ["spec", "template", "spec", "tolerations", i]
+
+_exists(key, effect) := {"key": key, "operator": "Exists", "effect": effect}
+
+_one(r, path) := f.message if {
+	count(r) == 1
+	some f in r
+	f.path == path
+	not "severity" in object.keys(f) # info, the rule's default
+}
+
+_silent(obj) if count(report) == 0 with input as obj
+
+# --- fires --------------------------------------------------------------------------
+
+test_each_always_added_toleration if {
+	every key, effect in {
+		_nr: "NoExecute",
+		_ur: "NoExecute",
+		"node.kubernetes.io/disk-pressure": "NoSchedule",
+		"node.kubernetes.io/memory-pressure": "NoSchedule",
+		"node.kubernetes.io/pid-pressure": "NoSchedule",
+		"node.kubernetes.io/unschedulable": "NoSchedule",
+	} {
+		msg := _one(report, _tp(0)) with input as _tols([_exists(key, effect)])
+		msg == sprintf("toleration {key: %s, operator: Exists, effect: %s} is redundant: the DaemonSet controller adds this exact toleration to every daemonset pod (and replaces this one with it); remove it", [key, effect])
+	}
+}
+
+test_points_at_each_redundant_one if {
+	r := report with input as _tols([
+		{"key": "node-role.kubernetes.io/control-plane", "operator": "Exists", "effect": "NoSchedule"},
+		_exists("node.kubernetes.io/memory-pressure", "NoSchedule"),
+		{"key": "nvidia.com/gpu", "operator": "Exists"},
+		_exists(_ur, "NoExecute"),
+	])
+	{f.path | some f in r} == {_tp(1), _tp(3)}
+}
+
+test_network_unavailable_with_host_network if {
+	msg := _one(report, _tp(0)) with input as _ds({"hostNetwork": true, "tolerations": [_exists(_net, "NoSchedule")]})
+	contains(msg, "{key: node.kubernetes.io/network-unavailable, operator: Exists, effect: NoSchedule} is redundant")
+	contains(msg, "adds this exact toleration to daemonset pods that use hostNetwork")
+}
+
+# An explicit empty value equals the controller's (empty) value.
+test_explicit_empty_value if {
+	_one(report, _tp(0)) with input as _tols([{"key": _nr, "operator": "Exists", "value": "", "effect": "NoExecute"}])
+}
+
+test_extensions_v1beta1 if {
+	obj := object.union(_tols([_exists("node.kubernetes.io/disk-pressure", "NoSchedule")]), {"apiVersion": "extensions/v1beta1"})
+	_one(report, _tp(0)) with input as obj
+}
+
+# tolerationSeconds plays no part in MatchToleration; on a NoSchedule
+# toleration it is invalid (invalid-toleration) and replaced all the same.
+test_seconds_on_noschedule_is_still_redundant if {
+	_one(report, _tp(0)) with input as _tols([object.union(_exists("node.kubernetes.io/pid-pressure", "NoSchedule"), {"tolerationSeconds": 60})])
+}
+
+test_null_seconds_is_redundant if {
+	_one(report, _tp(0)) with input as _tols([object.union(_exists(_nr, "NoExecute"), {"tolerationSeconds": null})])
+}
+
+# --- silent ---------------------------------------------------------------------------
+
+# Dropping the eviction timeout is ignored-toleration-seconds' finding.
+test_not_ready_with_seconds_belongs_to_the_other_rule if {
+	_silent(_tols([object.union(_exists(_nr, "NoExecute"), {"tolerationSeconds": 300})]))
+	_silent(_tols([object.union(_exists(_ur, "NoExecute"), {"tolerationSeconds": 0})]))
+}
+
+test_network_unavailable_without_host_network_is_needed if {
+	_silent(_tols([_exists(_net, "NoSchedule")]))
+	_silent(_ds({"hostNetwork": false, "tolerations": [_exists(_net, "NoSchedule")]}))
+}
+
+# MatchToleration compares the operator as written: "" (Equal) is not Exists.
+test_operator_must_be_identical if {
+	_silent(_tols([{"key": _nr, "effect": "NoExecute"}]))
+	_silent(_tols([{"key": _nr, "operator": "Equal", "effect": "NoExecute"}]))
+	_silent(_tols([{"key": _nr, "operator": "exists", "effect": "NoExecute"}]))
+}
+
+test_effect_must_be_identical if {
+	_silent(_tols([{"key": _nr, "operator": "Exists"}]))
+	_silent(_tols([_exists(_nr, "NoSchedule")]))
+	_silent(_tols([_exists(_ur, "NoSchedule")]))
+	_silent(_tols([_exists("node.kubernetes.io/disk-pressure", "NoExecute")]))
+}
+
+test_value_must_be_identical if {
+	_silent(_tols([{"key": _nr, "operator": "Exists", "value": "x", "effect": "NoExecute"}]))
+}
+
+test_other_keys_silent if {
+	_silent(_tols([
+		{"operator": "Exists"},
+		_exists("node.cloudprovider.kubernetes.io/uninitialized", "NoSchedule"),
+		_exists("node-role.kubernetes.io/control-plane", "NoSchedule"),
+		_exists("node.kubernetes.io/out-of-service", "NoExecute"),
+	]))
+}
+
+test_not_a_daemonset_silent if {
+	_silent(object.union(_tols([_exists(_nr, "NoExecute")]), {"kind": "Deployment"}))
+	_silent(object.union(_tols([_exists(_nr, "NoExecute")]), {"apiVersion": "example.com/v1"}))
+}
+
+test_malformed_tolerations_silent if {
+	_silent(_tols([null, "node.kubernetes.io/not-ready", []]))
+	_silent(_ds({"tolerations": "node.kubernetes.io/not-ready"}))
+}
