@@ -1,0 +1,159 @@
+# METADATA
+# title: Dedicated pool chosen only by preference
+# description: |
+#   A pod that tolerates a dedicated taint and expresses a preferred node
+#   affinity toward the same pool (a preference on the taint's key with In
+#   and the tolerated value, or Exists) but no required constraint that keeps
+#   it there (no nodeSelector on a pool label, no required affinity that pins
+#   it; generic labels such as OS, architecture or zone do not count) is
+#   dedicated only by preference. The scheduler tries the pool first, and
+#   when the pool is full, cordoned or scaled down, or another node simply
+#   scores higher, the pods land on general nodes: "preferred" is a weight in
+#   a score, not a rule. That may be intended (burst out of the pool), so the
+#   rule only informs. For a DaemonSet the preference does nothing at all: it
+#   runs one pod on every node it is allowed onto.
+# related_resources:
+#   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#node-affinity
+#     description: Assigning Pods to Nodes, node affinity
+#   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#example-use-cases
+#     description: Taints and Tolerations, dedicated nodes
+# custom:
+#   severity: info
+#   remediation: |
+#     If the pods must run on the pool, turn the preference into required node
+#     affinity (requiredDuringSchedulingIgnoredDuringExecution) or a
+#     nodeSelector on the pool's label. Keep the preference only if spilling
+#     onto other nodes is intended.
+#   bad: |
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: trainer
+#     spec:
+#       selector: {matchLabels: {app: trainer}}
+#       template:
+#         metadata: {labels: {app: trainer}}
+#         spec:
+#           containers: [{name: main, image: trainer:1.0}]
+#           affinity:
+#             nodeAffinity:
+#               preferredDuringSchedulingIgnoredDuringExecution:
+#                 - weight: 100
+#                   preference:
+#                     matchExpressions:
+#                       - key: dedicated
+#                         operator: In
+#                         values: [ml]
+#           tolerations:
+#             - key: dedicated
+#               operator: Equal
+#               value: ml
+#               effect: NoSchedule
+#   good: |
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: trainer
+#     spec:
+#       selector: {matchLabels: {app: trainer}}
+#       template:
+#         metadata: {labels: {app: trainer}}
+#         spec:
+#           containers: [{name: main, image: trainer:1.0}]
+#           affinity:
+#             nodeAffinity:
+#               requiredDuringSchedulingIgnoredDuringExecution:
+#                 nodeSelectorTerms:
+#                   - matchExpressions:
+#                       - key: dedicated
+#                         operator: In
+#                         values: [ml]
+#           tolerations:
+#             - key: dedicated
+#               operator: Equal
+#               value: ml
+#               effect: NoSchedule
+package dslint.rules["soft-dedication"]
+
+import data.dslint.lib.k8s
+import data.dslint.lib.nodes
+import data.dslint.lib.result
+import data.dslint.lib.satisfiability as sat
+import data.dslint.lib.settings
+import data.dslint.lib.tolerations as tol
+
+_preferred_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"])
+
+# One finding per preference, naming the first toleration it favours.
+report contains result.fail(array.concat(_preferred_path, [k]), msg) if {
+	some k, item in _preferred
+	is_object(item)
+	toward := {i | some i, t in _dedicated; _prefers(item.preference, t)}
+	count(toward) > 0
+	not nodes.pins_pool(k8s.pod_spec)
+	t := _dedicated[min(toward)]
+	msg := sprintf("%s %q tolerates the dedicated taint %q and prefers its nodes, but no required constraint keeps it there: %s; make it required node affinity or a nodeSelector if it must stay on the pool", [
+		k8s.kind_label,
+		k8s.name,
+		_describe(t),
+		_effect,
+	])
+}
+
+_effect := "a DaemonSet runs on every node it may, so the preference has no effect" if k8s.is_daemonset
+
+_effect := "a preference only weighs in the score, so its pods can still land on any other node" if not k8s.is_daemonset
+
+_preferred := ps if {
+	ps := k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	is_array(ps)
+	count(_toward_keys & {key | some t in k8s.tolerations; key := tol.field(t, "key")}) > 0
+}
+
+# The label keys preferences favour (In or Exists): a cheap filter before
+# matching tolerations one by one.
+_toward_keys contains req.key if {
+	some item in k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	some req in sat.requirements(item.preference, "matchExpressions")
+	req.operator in {"In", "Exists"}
+}
+
+# Keyed tolerations of dedicated taints that can match a taint.
+_dedicated[i] := t if {
+	some i, t in k8s.tolerations
+	key := tol.field(t, "key")
+	is_string(key)
+	key != ""
+	not settings.is_system_taint(key)
+	tol.field(t, "operator") in {"", "Equal", "Exists"}
+}
+
+# A preference favours the pool of K=V with K In [.., V, ..] or K Exists, and
+# the pool of every K with K In [...] or K Exists.
+_prefers(preference, t) if {
+	some req in sat.requirements(preference, "matchExpressions")
+	req.key == tol.field(t, "key")
+	_favours(req, t)
+}
+
+_favours(req, _) if req.operator == "Exists"
+
+_favours(req, t) if {
+	req.operator == "In"
+	tol.field(t, "operator") in {"", "Equal"}
+	tol.field(t, "value") in sat.values(req)
+}
+
+_favours(req, t) if {
+	req.operator == "In"
+	tol.field(t, "operator") == "Exists"
+	count(sat.values(req)) > 0
+}
+
+_describe(t) := tol.string_of_taint({"key": tol.field(t, "key"), "value": tol.field(t, "value"), "effect": tol.field(t, "effect")}) if {
+	tol.field(t, "operator") in {"", "Equal"}
+}
+
+_describe(t) := tol.string_of_taint({"key": tol.field(t, "key"), "effect": tol.field(t, "effect")}) if {
+	tol.field(t, "operator") == "Exists"
+}
