@@ -51,14 +51,16 @@ is_workload if {
 # its own. (A fragment with no containers at all is still checked: tests and
 # partial manifests look the same.)
 is_patch if {
-	pod_spec_path
-	_fragment(object.get(input, pod_spec_path, {}))
-}
-
-_fragment(spec) if {
-	some c in array.concat(_list(object.get(spec, "containers", [])), _list(object.get(spec, "initContainers", [])))
+	some c in _template_containers
 	not _has_image(c)
 }
+
+# Rules over input, not functions of the pod spec: OPA keys its function
+# cache by argument, and comparing whole pod specs costs more than the work.
+_template_containers := array.concat(
+	_list(object.get(input, array.concat(pod_spec_path, ["containers"]), [])),
+	_list(object.get(input, array.concat(pod_spec_path, ["initContainers"]), [])),
+)
 
 _has_image(c) if {
 	is_string(c.image)
@@ -71,16 +73,15 @@ is_daemonset if {
 }
 
 # pod_spec is the workload's pod spec ({} when the manifest leaves it out).
-pod_spec := _object_or_empty(object.get(input, pod_spec_path, {})) if is_workload
+pod_spec := s if {
+	is_workload
+	s := object.get(input, pod_spec_path, {})
+	is_object(s)
+} else := {} if is_workload
 
-_object_or_empty(x) := x if is_object(x)
-
-_object_or_empty(x) := {} if not is_object(x)
-
-# tolerations maps each toleration's index to the toleration.
-tolerations[i] := t if {
-	some i, t in _list(pod_spec.tolerations)
-}
+# tolerations is the pod spec's list of tolerations ([] when it has none):
+# iterate it with `some i, t in k8s.tolerations`.
+tolerations := _list(pod_spec.tolerations) if is_workload
 
 # toleration_path is the path of the toleration at index i.
 toleration_path(i) := array.concat(pod_spec_path, ["tolerations", i])

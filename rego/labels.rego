@@ -72,9 +72,9 @@ valid_key(k) if {
 	_prefix_fits(k)
 }
 
-_prefix_fits(k) if not contains(k, "/")
-
-_prefix_fits(k) if count(split(k, "/")[0]) <= 253
+# The prefix is what comes before "/": at most 253 characters (indexof is -1
+# without a prefix).
+_prefix_fits(k) if indexof(k, "/") <= 253
 
 # value_problem(v) is why v is not a valid label value; undefined when valid.
 value_problem(v) := "must be a string" if not is_string(v)

@@ -39,3 +39,6 @@ aggregate contains finding if {
 	some f in data.dslint.rules[rule_id].aggregate
 	finding := object.union(f, {"rule": rule_id})
 }
+
+# result is everything dslint asks about one object, in one document.
+result := {"report": report, "facts": facts, "workload": workload, "patch": patch}

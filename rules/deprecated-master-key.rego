@@ -131,7 +131,7 @@ _effect_suffix(t) := "" if tol.field(t, "effect") == ""
 
 report contains result.fail(array.concat(k8s.pod_spec_path, ["nodeSelector", _master]), msg) if {
 	k8s.is_workload
-	_master in object.keys(nodes.node_selector(k8s.pod_spec))
+	_ = k8s.pod_spec.nodeSelector[_master]
 	msg := sprintf("nodeSelector on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters no node matches and the pods stay Pending; select %q instead", [_master, _control_plane])
 }
 
@@ -142,20 +142,20 @@ _preferred_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", 
 report contains result.fail(array.concat(_required_path, [i, "matchExpressions", j, "key"]), msg) if {
 	k8s.is_workload
 	terms := nodes.required_terms(k8s.pod_spec)
-	not _mentions_control_plane(terms)
 	some i, term in terms
 	some j, expr in _expressions(term)
 	expr.key == _master
+	not _mentions_control_plane(terms)
 	msg := sprintf("required node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): %s; use %q, or add a term for it", [_master, _required_effect(expr), _control_plane])
 }
 
 report contains result.fail(array.concat(_preferred_path, [i, "preference", "matchExpressions", j, "key"]), msg) if {
 	k8s.is_workload
 	prefs := _preferred_terms
-	not _mentions_control_plane(prefs)
 	some i, term in prefs
 	some j, expr in _expressions(term)
 	expr.key == _master
+	not _mentions_control_plane(prefs)
 	msg := sprintf("preferred node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters the preference has no effect; use %q, or add a term for it", [_master, _control_plane])
 }
 

@@ -100,34 +100,30 @@ facts contains {
 	some port in _host_ports
 }
 
-_host_ports contains {
-	"path": array.concat(k8s.pod_spec_path, ["containers", i, "ports", j]),
-	"hostPort": host_port,
-	"protocol": object.get(p, "protocol", "TCP"),
-	"hostIP": object.get(p, "hostIP", ""),
-} if {
+_host_ports contains _port_entry(i, j, p, p.hostPort) if {
 	some i, c in k8s.pod_spec.containers
 	some j, p in c.ports
-	host_port := _host_port(p)
-	is_number(host_port)
-	host_port > 0
+	is_number(p.hostPort)
+	p.hostPort > 0
 }
 
 # With hostNetwork the API server defaults an unset (0) hostPort to the
 # containerPort.
-_host_port(p) := object.get(p, "hostPort", 0) if not _host_network
-
-_host_port(p) := object.get(p, "hostPort", 0) if {
-	_host_network
-	object.get(p, "hostPort", 0) != 0
-}
-
-_host_port(p) := object.get(p, "containerPort", 0) if {
-	_host_network
+_host_ports contains _port_entry(i, j, p, p.containerPort) if {
+	k8s.pod_spec.hostNetwork == true
+	some i, c in k8s.pod_spec.containers
+	some j, p in c.ports
 	object.get(p, "hostPort", 0) == 0
+	is_number(p.containerPort)
+	p.containerPort > 0
 }
 
-_host_network if k8s.pod_spec.hostNetwork == true
+_port_entry(i, j, p, host_port) := {
+	"path": array.concat(k8s.pod_spec_path, ["containers", i, "ports", j]),
+	"hostPort": host_port,
+	"protocol": object.get(p, "protocol", "TCP"),
+	"hostIP": object.get(p, "hostIP", ""),
+}
 
 default _daemonset := false
 

@@ -92,11 +92,11 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 		}
 	}
 	store := map[string]any{"dslint": map[string]any{"config": data}}
-	pq, err := prepare(ctx, "report := data.dslint.main.report; facts := data.dslint.main.facts; workload := data.dslint.main.workload; patch := data.dslint.main.patch", enabled, store)
+	pq, err := prepare(ctx, "data.dslint.main.result", enabled, store)
 	if err != nil {
 		return nil, err
 	}
-	agg, err := prepare(ctx, "report := data.dslint.main.aggregate", enabled, store)
+	agg, err := prepare(ctx, "data.dslint.main.aggregate", enabled, store)
 	if err != nil {
 		return nil, err
 	}
@@ -149,9 +149,10 @@ func (e *Engine) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
 		return Verdict{}, nil
 	}
 	var v Verdict
-	v.Workload, _ = rs[0].Bindings["workload"].(bool)
-	v.Patch, _ = rs[0].Bindings["patch"].(bool)
-	reports, _ := rs[0].Bindings["report"].([]any)
+	res, _ := rs[0].Expressions[0].Value.(map[string]any)
+	v.Workload, _ = res["workload"].(bool)
+	v.Patch, _ = res["patch"].(bool)
+	reports, _ := res["report"].([]any)
 	for _, r := range reports {
 		raw, err := e.decodeFinding(r)
 		if err != nil {
@@ -159,7 +160,7 @@ func (e *Engine) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
 		}
 		v.Findings = append(v.Findings, raw)
 	}
-	facts, _ := rs[0].Bindings["facts"].([]any)
+	facts, _ := res["facts"].([]any)
 	for _, f := range facts {
 		fact, err := decodeFact(f)
 		if err != nil {
@@ -211,7 +212,7 @@ func (e *Engine) Aggregate(ctx context.Context, facts []Fact) ([]Cross, error) {
 		return nil, nil
 	}
 	var out []Cross
-	reports, _ := rs[0].Bindings["report"].([]any)
+	reports, _ := rs[0].Expressions[0].Value.([]any)
 	for _, r := range reports {
 		c, err := e.decodeCross(r, len(facts))
 		if err != nil {
