@@ -13,6 +13,7 @@
 #   validation and parsing matches no node.
 package dslint.lib.satisfiability
 
+import data.dslint.lib.k8s
 import data.dslint.lib.labels
 import data.dslint.lib.nodes
 
@@ -340,3 +341,69 @@ never_selects(spec, key, value) if {
 		not satisfiable_constraints(array.concat(object.get(alt, key, []), [{"op": "In", "values": [value]}]))
 	}
 }
+
+# --- the common case, cheaply --------------------------------------------------------
+
+# plain_node_constraints is true when the nodeSelector and the node affinity
+# of the pod spec in input are absent or in the plain form almost every
+# manifest uses: every key a valid label key (one without a prefix written
+# as a DNS subdomain), every value a valid label value, no key, value or
+# prefix longer than 63 characters; requirements only under matchExpressions,
+# with operator In or NotIn and values, or Exists or DoesNotExist without;
+# required terms that are not empty; preferences with a weight from 1 to 100.
+# Such constraints hold nothing invalid (every term passes term_valid, and
+# invalid-node-affinity finds nothing), and no term matches fields. Anything
+# else (Gt, Lt, matchFields, unusual fields or keys) is not plain and goes
+# through the exact checks.
+#
+# It is one check over the text of both, so the common case costs a handful
+# of expressions: sprintf renders them as Rego does, keys sorted and strings
+# quoted, e.g.
+#   [{"kubernetes.io/os": "linux"}, {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "pool", "operator": "In", "values": ["gpu"]}]}]}}]
+# The first pattern limits each run of characters between quotes and "/" to
+# 63: a label value, the name part of a key and (more strictly than the 253
+# allowed) its prefix. The second is the grammar of the plain form:
+#   text      [selector, affinity]
+#   selector  null | {} | {"K": "V", ...}
+#   affinity  null | {} | {"preferred...": [P, ...]} |
+#             {"required...": {"nodeSelectorTerms": [T, ...]}} | both
+#   P         {"preference": T, "weight": 1 to 100}
+#   T         {"matchExpressions": [R, ...]}
+#   R         {"key": "K", "operator": "In" or "NotIn", "values": ["V", ...]} |
+#             {"key": "K", "operator": "Exists" or "DoesNotExist"}
+#   K         D or D/N, where D is a DNS subdomain, [a-z0-9]+(-+[a-z0-9]+)*
+#             joined by ".", and N is [A-Za-z0-9]+([-_.]+[A-Za-z0-9]+)*
+#   V         N or empty
+# Lists are matched as items each followed by ", " or the closing bracket,
+# which for rendered text is exactly a list. Both patterns are "one-pass"
+# (the next character always decides how to go on) and small enough for Go
+# to match them in one linear scan, however long the text. The patterns are
+# literals, as a rule holding one costs more than matching it; the tests
+# (satisfiability_test.rego) hold an example of each form, and of what is
+# not plain.
+plain_node_constraints if {
+	spec := k8s.pod_spec
+	text := sprintf("%v", [[
+		object.get(spec, "nodeSelector", null),
+		object.get(spec, ["affinity", "nodeAffinity"], null),
+	]])
+	regex.match(`^[^"/]{0,63}(?:["/][^"/]{0,63})*$`, text)
+	regex.match(`^\[(?:null|\{(?:\}|(?:"[a-z0-9]+(?:-+[a-z0-9]+)*(?:\.[a-z0-9]+(?:-+[a-z0-9]+)*)*(?:/[A-Za-z0-9]+(?:[-_.]+[A-Za-z0-9]+)*)?": "(?:[A-Za-z0-9]+(?:[-_.]+[A-Za-z0-9]+)*)?"(?:, |\}))+)), (?:null|\{(?:\}|"(?:preferredDuringSchedulingIgnoredDuringExecution": \[(?:\{"preference": \{"matchExpressions": \[(?:\{"key": "[a-z0-9]+(?:-+[a-z0-9]+)*(?:\.[a-z0-9]+(?:-+[a-z0-9]+)*)*(?:/[A-Za-z0-9]+(?:[-_.]+[A-Za-z0-9]+)*)?", "operator": "(?:(?:In|NotIn)", "values": \[(?:"(?:[A-Za-z0-9]+(?:[-_.]+[A-Za-z0-9]+)*)?"(?:, |\]))+|(?:Exists|DoesNotExist)")\}(?:, |\]))+\}, "weight": (?:1(?:00?|[1-9])?|[2-9][0-9]?)\}(?:, |\]))+(?:\}|, "requiredDuringSchedulingIgnoredDuringExecution": \{"nodeSelectorTerms": \[(?:\{"matchExpressions": \[(?:\{"key": "[a-z0-9]+(?:-+[a-z0-9]+)*(?:\.[a-z0-9]+(?:-+[a-z0-9]+)*)*(?:/[A-Za-z0-9]+(?:[-_.]+[A-Za-z0-9]+)*)?", "operator": "(?:(?:In|NotIn)", "values": \[(?:"(?:[A-Za-z0-9]+(?:[-_.]+[A-Za-z0-9]+)*)?"(?:, |\]))+|(?:Exists|DoesNotExist)")\}(?:, |\]))+\}(?:, |\]))+\}\})|requiredDuringSchedulingIgnoredDuringExecution": \{"nodeSelectorTerms": \[(?:\{"matchExpressions": \[(?:\{"key": "[a-z0-9]+(?:-+[a-z0-9]+)*(?:\.[a-z0-9]+(?:-+[a-z0-9]+)*)*(?:/[A-Za-z0-9]+(?:[-_.]+[A-Za-z0-9]+)*)?", "operator": "(?:(?:In|NotIn)", "values": \[(?:"(?:[A-Za-z0-9]+(?:[-_.]+[A-Za-z0-9]+)*)?"(?:, |\]))+|(?:Exists|DoesNotExist)")\}(?:, |\]))+\}(?:, |\]))+\}\})))\]$`, text)
+}
+
+# plainly_satisfiable_terms are the indexes of the required node selector
+# terms of the pod spec in input that surely match some node: with
+# plain_node_constraints every term is valid and has no matchFields, so a
+# term whose keys are all different and none in the nodeSelector puts one
+# satisfiable constraint on each label (In with values, NotIn, Exists or
+# DoesNotExist), and term_satisfiable holds for it.
+plainly_satisfiable_terms contains i if {
+	plain_node_constraints
+	some i, term in k8s.pod_spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
+	exprs := term.matchExpressions
+	keys := {r.key | some r in exprs}
+	count(keys) == count(exprs)
+	count(keys & _selector_keys) == 0
+}
+
+_selector_keys := {k | some k, _ in k8s.pod_spec.nodeSelector}

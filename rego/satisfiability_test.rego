@@ -364,3 +364,128 @@ test_alternatives if {
 	alternatives({"nodeSelector": {"a": "x"}}) == [{"a": [{"op": "In", "values": ["x"], "origin": {"in": "nodeSelector"}}]}]
 	count(alternatives(_spec({}, [{}, _term([_req("a", "In", ["x"])])]))) == 1
 }
+
+# --- the common case, cheaply ----------------------------------------------------------
+
+_pod(spec) := {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": spec}
+
+_long(n) := concat("", [x | some _ in numbers.range(1, n); x := "a"])
+
+_pref(weight, reqs) := {"weight": weight, "preference": _term(reqs)}
+
+_affinity(preferred, terms) := {"affinity": {"nodeAffinity": {
+	"preferredDuringSchedulingIgnoredDuringExecution": preferred,
+	"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms},
+}}}
+
+# Pod specs in the plain form, one for each way of writing it.
+_plain_specs := [
+	{},
+	{"nodeSelector": null, "affinity": {"nodeAffinity": null}},
+	{"nodeSelector": {}},
+	{"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": []}}},
+	{"affinity": {"nodeAffinity": {}}},
+	{"nodeSelector": {"kubernetes.io/os": "linux"}},
+	{"nodeSelector": {"kubernetes.io/os": "linux", "node-pool": "gpu", "a.b-c.d/X_y.z-9": "", "nvidia.com/gpu.present": "true"}},
+	{"nodeSelector": {"pool": _long(63), concat("/", [_long(63), _long(63)]): "x"}},
+	_affinity(
+		[_pref(1, [_req("topology.kubernetes.io/zone", "In", ["eu-west-1a", "eu-west-1b"])]), _pref(100, [_req("pool", "NotIn", ["batch"])])],
+		[_term([_req("kubernetes.io/arch", "In", ["amd64", "arm64"]), {"key": "gpu", "operator": "Exists"}]), _term([{"key": "gpu", "operator": "DoesNotExist"}])],
+	),
+	object.union({"nodeSelector": {"kubernetes.io/os": "linux"}}, _affinity([_pref(55, [_req("pool", "In", [""])])], [_term([_req("pool", "In", ["a"])])])),
+	{"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [_pref(10, [_req("a", "In", ["b"])]), _pref(19, [_req("a", "In", ["c"])])]}}},
+	{"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [_term([_req("a", "In", ["b"]), _req("a", "NotIn", ["b"])])]}}}},
+]
+
+# Pod specs that are not in the plain form, valid or not.
+_not_plain_specs := [
+	{"nodeSelector": "null"},
+	{"nodeSelector": [{"pool": "a"}]},
+	{"nodeSelector": {"pool": true}},
+	{"nodeSelector": {"pool": 1}},
+	{"nodeSelector": {"pool": null}},
+	{"nodeSelector": {"pool": "gpu nodes"}},
+	{"nodeSelector": {"pool": "-a"}},
+	{"nodeSelector": {"pool": _long(64)}},
+	{"nodeSelector": {_long(64): "a"}},
+	{"nodeSelector": {concat("/", [_long(64), "a"]): "a"}},
+	{"nodeSelector": {"a/b/c": "a"}},
+	{"nodeSelector": {"Pool": "a"}}, # valid, but not plain
+	{"nodeSelector": {"x.-y": "a"}}, # valid, but not plain
+	{"nodeSelector": {"A.b/c": "a"}},
+	{"nodeSelector": {"": "a"}},
+	{"affinity": {"nodeAffinity": "x"}},
+	{"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": null}}},
+	{"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {}}}},
+	{"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}}}},
+	{"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{}]}}}},
+	{"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [_term([])]}}}},
+	{"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [_term([_req("a", "In", ["b"])])]}}},
+	{"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [_req("a", "In", ["b"])]}}}},
+	{"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": []}}},
+	{"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": {}}}},
+	{"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [_term([_req("a", "In", ["b"])])]}}},
+	{"affinity": {"nodeAffinity": {"foo": [], "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [_term([_req("a", "In", ["b"])])]}}}},
+	_affinity([_pref(0, [_req("a", "In", ["b"])])], [_term([_req("a", "In", ["b"])])]),
+	_affinity([_pref(101, [_req("a", "In", ["b"])])], [_term([_req("a", "In", ["b"])])]),
+	_affinity([_pref(1000, [_req("a", "In", ["b"])])], [_term([_req("a", "In", ["b"])])]),
+	_affinity([_pref(1.5, [_req("a", "In", ["b"])])], [_term([_req("a", "In", ["b"])])]),
+	_affinity([_pref("50", [_req("a", "In", ["b"])])], [_term([_req("a", "In", ["b"])])]),
+	_affinity([{"preference": _term([_req("a", "In", ["b"])])}], [_term([_req("a", "In", ["b"])])]),
+	_affinity([{"weight": 1}], [_term([_req("a", "In", ["b"])])]),
+	_affinity([{"weight": 1, "preference": {}}], [_term([_req("a", "In", ["b"])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a", "in", ["b"])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a", "In", [])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([{"key": "a", "operator": "In"}])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a", "Exists", ["b"])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a", "Exists", [])])]), # valid, but not plain
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a", "Gt", ["1"])])]), # valid, but not plain
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a", "In", [true])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a", "In", "b")])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a", "In", ["b c"])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a", "In", [_long(64)])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("", "In", ["b"])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([_req("a_", "In", ["b"])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [_term([{"key": "a", "operator": "In", "values": ["b"], "x": 1}])]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [{"matchExpressions": [_req("a", "In", ["b"])], "matchFields": []}]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [{"matchFields": [_req("metadata.name", "In", ["n"])]}]),
+	_affinity([_pref(1, [_req("a", "In", ["b"])])], [{"matchExpressions": [_req("a", "In", ["b"])], "key": "a"}]),
+	_affinity([_pref(1, [_req("a", "In", ["b \"x\""])])], [_term([_req("a", "In", ["b"])])]),
+	_affinity([_pref(1, [_req("a", "In", ["b\", \"c"])])], [_term([_req("a", "In", ["b"])])]),
+]
+
+test_plain_node_constraints if {
+	every spec in _plain_specs {
+		plain_node_constraints with input as _pod(spec)
+	}
+	every spec in _not_plain_specs {
+		not plain_node_constraints with input as _pod(spec)
+	}
+}
+
+test_plain_node_constraints_are_valid if {
+	every spec in _plain_specs {
+		every term in data.dslint.lib.nodes.required_terms(spec) {
+			term_valid(term)
+		}
+	}
+}
+
+test_plain_node_constraints_need_a_workload if {
+	not plain_node_constraints with input as {"apiVersion": "v1", "kind": "ConfigMap", "spec": {}}
+}
+
+test_plainly_satisfiable_terms if {
+	spec := _spec(null, [
+		_term([_req("a", "In", ["x"]), _req("b", "NotIn", ["x"])]),
+		_term([_req("a", "In", ["x"]), _req("a", "NotIn", ["y"])]),
+		_term([_req("pool", "In", ["x"])]),
+		_term([{"key": "c", "operator": "Exists"}, {"key": "d", "operator": "DoesNotExist"}]),
+	])
+	plainly_satisfiable_terms == {0, 2, 3} with input as _pod(spec)
+	plainly_satisfiable_terms == {0, 3} with input as _pod(object.union(spec, {"nodeSelector": {"pool": "x"}}))
+	count(plainly_satisfiable_terms) == 0 with input as _pod(object.union(spec, {"nodeSelector": {"Pool": "x"}}))
+	every i in plainly_satisfiable_terms {
+		term_satisfiable(spec, spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[i])
+	} with input as _pod(spec)
+}

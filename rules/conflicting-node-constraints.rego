@@ -83,11 +83,43 @@ import data.dslint.lib.satisfiability as sat
 
 _terms_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"])
 
-# One finding per pod spec, at the first term that holds a contradiction.
-report contains result.fail(path, msg) if {
-	spec := k8s.pod_spec
-	terms := nodes.required_terms(spec)
+# One finding per pod spec (_report). Most objects have no required node
+# affinity: each body below reads it where one kind of workload keeps its pod
+# spec (a Pod, a PodTemplate, a CronJob, the other kinds: k8s.pod_spec_path),
+# so that OPA's rule index skips the rule for them without evaluating
+# anything. Most of the others have a term that plainly matches some node
+# (sat.plainly_satisfiable_terms), so not every term fails.
+report contains finding if {
+	_ = input.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
+	count(sat.plainly_satisfiable_terms) == 0
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
+	count(sat.plainly_satisfiable_terms) == 0
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
+	count(sat.plainly_satisfiable_terms) == 0
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
+	count(sat.plainly_satisfiable_terms) == 0
+	some finding in _report
+}
+
+# The finding is at the first term that holds a contradiction. (terms is
+# nodes.required_terms(spec), read directly.)
+_report contains result.fail(path, msg) if {
+	terms := k8s.pod_spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
+	is_array(terms)
 	count(terms) > 0
+	spec := k8s.pod_spec
 	not sat.satisfiable(spec)
 	contradicting := [i | some i, term in terms; count(sat.conflicts(spec, term)) > 0]
 	count(contradicting) > 0

@@ -240,3 +240,53 @@ test_no_required_affinity if {
 	count(report) == 0 with input as _deployment({})
 	count(report) == 0 with input as _deployment({"nodeSelector": {"pool": "gpu"}})
 }
+
+# --- every workload kind ----------------------------------------------------------------
+
+# _every_kind(spec) is a workload of each kind k8s knows with spec as its pod
+# spec, wherever k8s.pod_spec_path puts it: the guards of report, which read
+# input directly, have to find it there.
+_every_kind(spec) := [object.union(
+	object.union(head, {"metadata": {"name": "w"}}),
+	_nest(path, object.union({"containers": [{"name": "main", "image": "app:1.0"}]}, spec)),
+) |
+	some head in [
+		{"apiVersion": "v1", "kind": "Pod"},
+		{"apiVersion": "v1", "kind": "PodTemplate"},
+		{"apiVersion": "v1", "kind": "ReplicationController"},
+		{"apiVersion": "apps/v1", "kind": "Deployment"},
+		{"apiVersion": "apps/v1", "kind": "ReplicaSet"},
+		{"apiVersion": "apps/v1", "kind": "StatefulSet"},
+		{"apiVersion": "apps/v1", "kind": "DaemonSet"},
+		{"apiVersion": "batch/v1", "kind": "Job"},
+		{"apiVersion": "batch/v1", "kind": "CronJob"},
+	]
+	path := data.dslint.lib.k8s.pod_spec_path with input as head
+]
+
+_nest([a], v) := {a: v}
+
+_nest([a, b], v) := {a: {b: v}}
+
+_nest([a, b, c], v) := {a: {b: {c: v}}}
+
+_nest([a, b, c, d], v) := {a: {b: {c: {d: v}}}}
+
+_nest([a, b, c, d, e], v) := {a: {b: {c: {d: {e: v}}}}}
+
+test_every_workload_kind if {
+	workloads := _every_kind(object.union({"nodeSelector": {"pool": "gpu"}}, _with_terms([_term([_r("pool", "In", ["cpu"])])])))
+	count(workloads) == 9
+	every w in workloads {
+		count(report) == 1 with input as w
+	}
+}
+
+# A term that plainly matches some node (sat.plainly_satisfiable_terms) next to
+# contradicting ones, and the same terms where the check is exact.
+test_plainly_satisfiable_term_clears if {
+	count(report) == 0 with input as _deployment(_with_terms([_term([_r("a", "In", ["x"]), _r("a", "NotIn", ["x"])]), _term([_r("b", "In", ["y"])])]))
+	count(report) == 0 with input as _deployment(_with_terms([_term([_r("a", "In", ["x"]), _r("a", "NotIn", ["x"])]), _term([{"key": "b", "operator": "Gt", "values": ["1"]}])]))
+	count(report) == 1 with input as _deployment(_with_terms([_term([_r("a", "In", ["x"]), _r("a", "NotIn", ["x"])]), _term([{"key": "b", "operator": "Gt", "values": ["9223372036854775807"]}])]))
+	count(report) == 1 with input as _deployment(object.union({"nodeSelector": {"b": "z"}}, _with_terms([_term([_r("a", "In", ["x"]), _r("a", "NotIn", ["x"])]), _term([_r("b", "In", ["y"])])])))
+}

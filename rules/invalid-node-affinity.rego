@@ -82,10 +82,64 @@ import data.dslint.lib.satisfiability as sat
 
 _operator_list := "\"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\" or \"Lt\""
 
-# Almost every nodeSelector and node affinity is valid. A few cheap checks
-# clear those; only suspect ones go through the detailed checks (_findings),
-# which say what is wrong and where.
+# The findings are _report's. Many objects have neither a nodeSelector nor
+# node affinity: each body below reads one of them where one kind of workload
+# keeps its pod spec (a Pod, a PodTemplate, a CronJob, the other kinds:
+# k8s.pod_spec_path), so that OPA's rule index skips the rule for those
+# objects without evaluating anything. Almost all of the others are valid,
+# and one cheap check clears the plain ones (sat.plain_node_constraints).
 report contains finding if {
+	_ = input.spec.nodeSelector
+	not sat.plain_node_constraints
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.template.spec.nodeSelector
+	not sat.plain_node_constraints
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.nodeSelector
+	not sat.plain_node_constraints
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.nodeSelector
+	not sat.plain_node_constraints
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.affinity.nodeAffinity
+	not sat.plain_node_constraints
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.template.spec.affinity.nodeAffinity
+	not sat.plain_node_constraints
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.affinity.nodeAffinity
+	not sat.plain_node_constraints
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.affinity.nodeAffinity
+	not sat.plain_node_constraints
+	some finding in _report
+}
+
+# A few more checks clear the rest of the valid ones (_suspect); only
+# suspect ones go through the detailed checks (_findings), which say what is
+# wrong and where.
+_report contains finding if {
 	_suspect
 	some finding in _findings
 }

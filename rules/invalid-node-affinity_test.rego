@@ -396,3 +396,56 @@ test_cronjob_path if {
 test_custom_resource_is_not_checked if {
 	count(report) == 0 with input as object.union(_deployment({"nodeSelector": {"pool": true}}), {"apiVersion": "example.com/v1"})
 }
+
+# --- every workload kind ----------------------------------------------------------------
+
+# _every_kind(spec) is a workload of each kind k8s knows with spec as its pod
+# spec, wherever k8s.pod_spec_path puts it: the guards of report, which read
+# input directly, have to find it there.
+_every_kind(spec) := [object.union(
+	object.union(head, {"metadata": {"name": "w"}}),
+	_nest(path, object.union({"containers": [{"name": "main", "image": "app:1.0"}]}, spec)),
+) |
+	some head in [
+		{"apiVersion": "v1", "kind": "Pod"},
+		{"apiVersion": "v1", "kind": "PodTemplate"},
+		{"apiVersion": "v1", "kind": "ReplicationController"},
+		{"apiVersion": "apps/v1", "kind": "Deployment"},
+		{"apiVersion": "apps/v1", "kind": "ReplicaSet"},
+		{"apiVersion": "apps/v1", "kind": "StatefulSet"},
+		{"apiVersion": "apps/v1", "kind": "DaemonSet"},
+		{"apiVersion": "batch/v1", "kind": "Job"},
+		{"apiVersion": "batch/v1", "kind": "CronJob"},
+	]
+	path := data.dslint.lib.k8s.pod_spec_path with input as head
+]
+
+_nest([a], v) := {a: v}
+
+_nest([a, b], v) := {a: {b: v}}
+
+_nest([a, b, c], v) := {a: {b: {c: v}}}
+
+_nest([a, b, c, d], v) := {a: {b: {c: {d: v}}}}
+
+_nest([a, b, c, d, e], v) := {a: {b: {c: {d: {e: v}}}}}
+
+test_every_workload_kind if {
+	workloads := _every_kind({"nodeSelector": {"pool": "-a"}})
+	count(workloads) == 9
+	every w in workloads {
+		count(report) == 1 with input as w
+	}
+	every w in _every_kind(_with_required([{"matchExpressions": [{"key": "pool", "operator": "in", "values": ["a"]}]}])) {
+		count(report) == 1 with input as w
+	}
+}
+
+# The cheap check (sat.plain_node_constraints) clears only what the detailed
+# checks clear too.
+test_plain_node_constraints_are_valid if {
+	every spec in data.dslint.lib.satisfiability._plain_specs {
+		not _suspect with input as _deployment(spec)
+		count(report) == 0 with input as _deployment(spec)
+	}
+}

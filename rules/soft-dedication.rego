@@ -84,8 +84,37 @@ import data.dslint.lib.tolerations as tol
 
 _preferred_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"])
 
+# The findings are _report's. Most objects have no preferred node affinity:
+# each body below reads it where one kind of workload keeps its pod spec (a
+# Pod, a PodTemplate, a CronJob, the other kinds: k8s.pod_spec_path), so that
+# OPA's rule index skips the rule for them without evaluating anything. Most
+# of the others favour no label that a toleration names (_toward_toleration).
+report contains finding if {
+	_ = input.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	_toward_toleration
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	_toward_toleration
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	_toward_toleration
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	_toward_toleration
+	some finding in _report
+}
+
 # One finding per preference, naming the first toleration it favours.
-report contains result.fail(array.concat(_preferred_path, [k]), msg) if {
+_report contains result.fail(array.concat(_preferred_path, [k]), msg) if {
 	some k, item in _preferred
 	is_object(item)
 	toward := {i | some i, t in _dedicated; _prefers(item.preference, t)}
@@ -107,15 +136,19 @@ _effect := "a preference only weighs in the score, so its pods can still land on
 _preferred := ps if {
 	ps := k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
 	is_array(ps)
-	count(_toward_keys & {key | some t in k8s.tolerations; key := tol.field(t, "key")}) > 0
 }
 
-# The label keys preferences favour (In or Exists): a cheap filter before
-# matching tolerations one by one.
-_toward_keys contains req.key if {
+# A cheap filter, in report, before matching tolerations one by one: some
+# toleration has a key that a preference favours (with In or Exists). A
+# toleration in _dedicated that a preference favours has one. (It reads the
+# preferences and tolerations as written: _preferred, _prefers and
+# k8s.tolerations, which _dedicated reads, hold the same or less.)
+_toward_toleration if {
 	some item in k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
-	some req in sat.requirements(item.preference, "matchExpressions")
+	some req in item.preference.matchExpressions
 	req.operator in {"In", "Exists"}
+	some t in k8s.pod_spec.tolerations
+	t.key == req.key
 }
 
 # Keyed tolerations of dedicated taints that can match a taint.

@@ -155,3 +155,44 @@ test_cronjob_path if {
 		"spec": {"jobTemplate": {"spec": {"template": {"spec": _spec([_pref(100, [_r("dedicated", "In", ["ml"])])], [_ml])}}}},
 	}
 }
+
+# --- every workload kind ----------------------------------------------------------------
+
+# _every_kind(spec) is a workload of each kind k8s knows with spec as its pod
+# spec, wherever k8s.pod_spec_path puts it: the guards of report, which read
+# input directly, have to find it there.
+_every_kind(spec) := [object.union(
+	object.union(head, {"metadata": {"name": "w"}}),
+	_nest(path, object.union({"containers": [{"name": "main", "image": "app:1.0"}]}, spec)),
+) |
+	some head in [
+		{"apiVersion": "v1", "kind": "Pod"},
+		{"apiVersion": "v1", "kind": "PodTemplate"},
+		{"apiVersion": "v1", "kind": "ReplicationController"},
+		{"apiVersion": "apps/v1", "kind": "Deployment"},
+		{"apiVersion": "apps/v1", "kind": "ReplicaSet"},
+		{"apiVersion": "apps/v1", "kind": "StatefulSet"},
+		{"apiVersion": "apps/v1", "kind": "DaemonSet"},
+		{"apiVersion": "batch/v1", "kind": "Job"},
+		{"apiVersion": "batch/v1", "kind": "CronJob"},
+	]
+	path := data.dslint.lib.k8s.pod_spec_path with input as head
+]
+
+_nest([a], v) := {a: v}
+
+_nest([a, b], v) := {a: {b: v}}
+
+_nest([a, b, c], v) := {a: {b: {c: v}}}
+
+_nest([a, b, c, d], v) := {a: {b: {c: {d: v}}}}
+
+_nest([a, b, c, d, e], v) := {a: {b: {c: {d: {e: v}}}}}
+
+test_every_workload_kind if {
+	workloads := _every_kind(_spec([_pref(100, [_r("dedicated", "In", ["ml"])])], [_ml]))
+	count(workloads) == 9
+	every w in workloads {
+		count(report) == 1 with input as w
+	}
+}

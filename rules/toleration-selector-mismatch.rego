@@ -63,23 +63,55 @@
 package dslint.rules["toleration-selector-mismatch"]
 
 import data.dslint.lib.k8s
-import data.dslint.lib.nodes
+import data.dslint.lib.labels
 import data.dslint.lib.result
 import data.dslint.lib.satisfiability as sat
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
-report contains result.fail(k8s.toleration_path(i), msg) if {
-	some i, t in k8s.tolerations
-	tol.field(t, "operator") in {"", "Equal"}
-	key := tol.field(t, "key")
-	value := tol.field(t, "value")
-	is_string(key)
+# The findings are _report's. Many objects have no tolerations: each body
+# below reads them where one kind of workload keeps its pod spec (a Pod, a
+# PodTemplate, a CronJob, the other kinds: k8s.pod_spec_path), so that OPA's
+# rule index skips the rule for them without evaluating anything.
+report contains finding if {
+	_ = input.spec.tolerations
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.template.spec.tolerations
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.tolerations
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.tolerations
+	some finding in _report
+}
+
+# Tolerations with a value are few, keys that the constraint names fewer, and
+# most of those are selected plainly (_selects): the exact check
+# (sat.never_selects) runs for the rest only. tolerations is k8s.tolerations,
+# and key and value are tol.field(t, "key") and tol.field(t, "value"), which
+# only need checking when they are non-empty strings: all read directly.
+_report contains result.fail(k8s.toleration_path(i), msg) if {
+	tolerations := k8s.pod_spec.tolerations
+	is_array(tolerations)
+	some i, t in tolerations
+	value := t.value
 	is_string(value)
-	key != ""
 	value != ""
-	not settings.is_system_taint(key)
+	key := t.key
 	key in _constrained_keys
+	is_string(key)
+	key != ""
+	tol.field(t, "operator") in {"", "Equal"}
+	not settings.is_system_taint(key)
+	not _selects(key, value)
 	sat.never_selects(k8s.pod_spec, key, value)
 	msg := sprintf("%s %q tolerates the taint %q but its node constraint never selects nodes labelled %s=%s (%s): the toleration and the constraint point at different pools; make both name the same pool", [
 		k8s.kind_label,
@@ -92,14 +124,36 @@ report contains result.fail(k8s.toleration_path(i), msg) if {
 }
 
 # The label keys the nodeSelector or a required term constrains: a cheap
-# filter before the satisfiability check.
+# filter before the satisfiability check. It may hold more (the keys of a
+# nodeSelector or of terms that are not mappings or lists): sat.never_selects
+# only holds for a key some alternative constrains.
 _constrained_keys contains key if {
-	some key, _ in nodes.node_selector(k8s.pod_spec)
+	some key, _ in k8s.pod_spec.nodeSelector
 }
 
 _constrained_keys contains req.key if {
-	some term in nodes.required_terms(k8s.pod_spec)
-	some req in sat.requirements(term, "matchExpressions")
+	some term in k8s.pod_spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
+	some req in term.matchExpressions
+}
+
+# _selects(key, value) is true when some node the constraint admits surely
+# has label key=value, so sat.never_selects does not hold. With a valid
+# nodeSelector entry key=value, every alternative requires key=value, and is
+# satisfiable (the nodeSelector alone always is). With a plainly satisfiable
+# required term (its keys are not in the nodeSelector) that requires key In
+# values including value, that term's alternative admits key=value.
+_selects(key, value) if {
+	k8s.pod_spec.nodeSelector[key] == value
+	labels.valid_key(key)
+	labels.valid_value(value)
+}
+
+_selects(key, value) if {
+	some i in sat.plainly_satisfiable_terms
+	some req in k8s.pod_spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[i].matchExpressions
+	req.key == key
+	req.operator == "In"
+	value in req.values
 }
 
 # _selected(key) renders what the constraint says about the label key.

@@ -169,3 +169,54 @@ test_cronjob_path if {
 		"spec": {"jobTemplate": {"spec": {"template": {"spec": {"nodeSelector": {"dedicated": "ingress"}, "tolerations": [_gpu]}}}}},
 	}
 }
+
+# --- every workload kind ----------------------------------------------------------------
+
+# _every_kind(spec) is a workload of each kind k8s knows with spec as its pod
+# spec, wherever k8s.pod_spec_path puts it: the guards of report, which read
+# input directly, have to find it there.
+_every_kind(spec) := [object.union(
+	object.union(head, {"metadata": {"name": "w"}}),
+	_nest(path, object.union({"containers": [{"name": "main", "image": "app:1.0"}]}, spec)),
+) |
+	some head in [
+		{"apiVersion": "v1", "kind": "Pod"},
+		{"apiVersion": "v1", "kind": "PodTemplate"},
+		{"apiVersion": "v1", "kind": "ReplicationController"},
+		{"apiVersion": "apps/v1", "kind": "Deployment"},
+		{"apiVersion": "apps/v1", "kind": "ReplicaSet"},
+		{"apiVersion": "apps/v1", "kind": "StatefulSet"},
+		{"apiVersion": "apps/v1", "kind": "DaemonSet"},
+		{"apiVersion": "batch/v1", "kind": "Job"},
+		{"apiVersion": "batch/v1", "kind": "CronJob"},
+	]
+	path := data.dslint.lib.k8s.pod_spec_path with input as head
+]
+
+_nest([a], v) := {a: v}
+
+_nest([a, b], v) := {a: {b: v}}
+
+_nest([a, b, c], v) := {a: {b: {c: v}}}
+
+_nest([a, b, c, d], v) := {a: {b: {c: {d: v}}}}
+
+_nest([a, b, c, d, e], v) := {a: {b: {c: {d: {e: v}}}}}
+
+test_every_workload_kind if {
+	workloads := _every_kind({"nodeSelector": {"dedicated": "ingress"}, "tolerations": [_gpu]})
+	count(workloads) == 9
+	every w in workloads {
+		count(report) == 1 with input as w
+	}
+}
+
+# The toleration's pool is plainly selected (_selects), and the same where
+# the check is exact.
+test_plainly_selected_pool if {
+	count(report) == 0 with input as _deployment({"nodeSelector": {"dedicated": "gpu"}, "tolerations": [_gpu]})
+	count(report) == 0 with input as _deployment(object.union({"tolerations": [_gpu]}, _with_terms([_term([_r("dedicated", "In", ["ingress", "gpu"])])])))
+	count(report) == 0 with input as _deployment(object.union({"tolerations": [_gpu]}, _with_terms([_term([_r("dedicated", "In", ["ingress"])]), _term([_r("dedicated", "In", ["gpu"]), {"key": "n", "operator": "Gt", "values": ["1"]}])])))
+	count(report) == 1 with input as _deployment(object.union({"tolerations": [_gpu], "nodeSelector": {"dedicated": "ingress"}}, _with_terms([_term([_r("dedicated", "In", ["ingress", "gpu"])])])))
+	count(report) == 1 with input as _deployment(object.union({"tolerations": [_gpu]}, _with_terms([_term([_r("dedicated", "In", ["gpu"]), _r("dedicated", "NotIn", ["gpu"])]), _term([_r("dedicated", "In", ["ingress"])])])))
+}
