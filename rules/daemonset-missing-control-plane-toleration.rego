@@ -57,10 +57,12 @@ import data.dslint.lib.tolerations as tol
 
 _control_plane_taint := {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
 
+# input.kind first: OPA's rule index then skips this body for other kinds.
 report contains result.fail(_path, msg) if {
+	input.kind == "DaemonSet"
 	k8s.is_daemonset
+	not _tolerates(_control_plane_taint)
 	not nodes.selects_nodes(k8s.pod_spec)
-	not tol.tolerated(_all_tolerations, _control_plane_taint)
 	msg := sprintf("daemonset %q does not tolerate the control-plane taint %q%s: it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}", [
 		k8s.name,
 		tol.string_of_taint(_control_plane_taint),
@@ -68,13 +70,20 @@ report contains result.fail(_path, msg) if {
 	])
 }
 
-_all_tolerations := array.concat(
-	[t | some t in k8s.tolerations],
-	tol.daemonset_auto_tolerations(k8s.pod_spec),
-)
+# _tolerates(taint) is tol.tolerated over the pod's own tolerations. The ones
+# the DaemonSet controller adds (tol.daemonset_auto_tolerations) are all for
+# node.kubernetes.io/* taints and tolerate neither taint asked about here.
+# A toleration with another key cannot match, so only those with the taint's
+# key, an empty or null key, or none at all (not a mapping: tol.field reads
+# "") go through tol.tolerates.
+_tolerates(taint) if {
+	some i, t in k8s.tolerations
+	object.get(k8s.pod_spec, ["tolerations", i, "key"], "") in {"", null, taint.key}
+	tol.tolerates(t, taint)
+}
 
 _master_note := " (it tolerates only the old master taint, which kubeadm stopped applying in 1.25)" if {
-	tol.tolerated([t | some t in k8s.tolerations], {"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"})
+	_tolerates({"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"})
 } else := ""
 
 # Point at the tolerations list when there is one, else at the pod spec.

@@ -159,3 +159,30 @@ test_gt_toleration_never_matches_the_empty_valued_taint if {
 		with data.dslint.config as {"featureGates": {"TaintTolerationComparisonOperators": true}}
 	_only(r, _list_path)
 }
+
+# A toleration with a null key has no key, and tolerates every key.
+test_null_key_exists_toleration if {
+	_silent({"tolerations": [{"key": null, "operator": "Exists", "effect": "NoSchedule"}]})
+}
+
+# A list entry that is not a mapping decodes as the empty toleration, which
+# tolerates every taint without a value.
+test_entry_that_is_not_a_mapping if {
+	_silent({"tolerations": ["node-role.kubernetes.io/control-plane"]})
+}
+
+test_similar_keys_do_not_tolerate if {
+	_only(report, _list_path) with input as _daemonset({"tolerations": [
+		{"key": "node-role.kubernetes.io/control-plane-x", "operator": "Exists"},
+		{"key": "Node-role.kubernetes.io/control-plane", "operator": "Exists"},
+		{"key": ["node-role.kubernetes.io/control-plane"], "operator": "Exists"},
+	]})
+}
+
+# The master note needs a toleration of the master taint itself.
+test_master_note_needs_the_master_taint if {
+	f := _only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _master, "operator": "Exists", "effect": "NoExecute"}]})
+	not contains(f.message, "old master taint")
+	g := _only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _master, "operator": "Equal", "value": "x"}]})
+	not contains(g.message, "old master taint")
+}

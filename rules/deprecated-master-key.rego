@@ -75,7 +75,6 @@
 package dslint.rules["deprecated-master-key"]
 
 import data.dslint.lib.k8s
-import data.dslint.lib.nodes
 import data.dslint.lib.result
 import data.dslint.lib.tolerations as tol
 
@@ -86,11 +85,80 @@ _control_plane := "node-role.kubernetes.io/control-plane"
 # The taint kubeadm puts on control-plane nodes since 1.24.
 _control_plane_taint := {"key": _control_plane, "effect": "NoSchedule"}
 
+# The findings are those of _toleration_report, _selector_report and
+# _affinity_report. Most objects never name the master key, and many have no
+# tolerations or node affinity: the bodies below read them where one kind of
+# workload keeps its pod spec (a Pod, a PodTemplate, a CronJob, the other
+# kinds: k8s.pod_spec_path), so that OPA's rule index skips what an object
+# does not have without evaluating anything. Each report then looks for the
+# master key first, with a literal and direct field reads.
+
+report contains finding if {
+	_ = input.spec.tolerations
+	some finding in _toleration_report
+}
+
+report contains finding if {
+	_ = input.template.spec.tolerations
+	some finding in _toleration_report
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.tolerations
+	some finding in _toleration_report
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.tolerations
+	some finding in _toleration_report
+}
+
+report contains finding if {
+	_ = input.spec.nodeSelector["node-role.kubernetes.io/master"]
+	some finding in _selector_report
+}
+
+report contains finding if {
+	_ = input.template.spec.nodeSelector["node-role.kubernetes.io/master"]
+	some finding in _selector_report
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.nodeSelector["node-role.kubernetes.io/master"]
+	some finding in _selector_report
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.nodeSelector["node-role.kubernetes.io/master"]
+	some finding in _selector_report
+}
+
+report contains finding if {
+	_ = input.spec.affinity.nodeAffinity
+	some finding in _affinity_report
+}
+
+report contains finding if {
+	_ = input.template.spec.affinity.nodeAffinity
+	some finding in _affinity_report
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.affinity.nodeAffinity
+	some finding in _affinity_report
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.affinity.nodeAffinity
+	some finding in _affinity_report
+}
+
 # --- tolerations ----------------------------------------------------------------
 
-report contains result.fail(k8s.toleration_path(i), msg) if {
+# t.key is tol.field(t, "key") whenever it can equal the master key.
+_toleration_report contains result.fail(k8s.toleration_path(i), msg) if {
 	some i, t in k8s.tolerations
-	tol.field(t, "key") == _master
+	t.key == "node-role.kubernetes.io/master"
 	not tol.tolerated(_user_tolerations, _control_plane_taint)
 	not tol.tolerated(_user_tolerations, _twin(t))
 	msg := sprintf("toleration of the deprecated taint %q has no counterpart for %q: kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes %q instead, so this toleration no longer lets pods onto them; add {key: %s, operator: %s%s} next to it", [
@@ -129,9 +197,9 @@ _effect_suffix(t) := "" if tol.field(t, "effect") == ""
 
 # --- node selection -------------------------------------------------------------
 
-report contains result.fail(array.concat(k8s.pod_spec_path, ["nodeSelector", _master]), msg) if {
-	k8s.is_workload
-	_ = k8s.pod_spec.nodeSelector[_master]
+# k8s.pod_spec is only defined for a workload.
+_selector_report contains result.fail(array.concat(k8s.pod_spec_path, ["nodeSelector", _master]), msg) if {
+	_ = k8s.pod_spec.nodeSelector["node-role.kubernetes.io/master"]
 	msg := sprintf("nodeSelector on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters no node matches and the pods stay Pending; select %q instead", [_master, _control_plane])
 }
 
@@ -139,23 +207,30 @@ _required_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "
 
 _preferred_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"])
 
-report contains result.fail(array.concat(_required_path, [i, "matchExpressions", j, "key"]), msg) if {
-	k8s.is_workload
-	terms := nodes.required_terms(k8s.pod_spec)
-	some i, term in terms
-	some j, expr in _expressions(term)
-	expr.key == _master
+# The expressions of nodes.required_terms(k8s.pod_spec) as _expressions reads
+# them: a term with matchExpressions is a mapping, an expression with a key
+# is one, and only arrays are iterated.
+_affinity_report contains result.fail(array.concat(_required_path, [i, "matchExpressions", j, "key"]), msg) if {
+	terms := k8s.pod_spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
+	some i, j
+	terms[i].matchExpressions[j].key == "node-role.kubernetes.io/master"
+	is_array(terms)
+	is_array(terms[i].matchExpressions)
+	expr := terms[i].matchExpressions[j]
 	not _mentions_control_plane(terms)
 	msg := sprintf("required node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): %s; use %q, or add a term for it", [_master, _required_effect(expr), _control_plane])
 }
 
-report contains result.fail(array.concat(_preferred_path, [i, "preference", "matchExpressions", j, "key"]), msg) if {
-	k8s.is_workload
-	prefs := _preferred_terms
-	some i, term in prefs
-	some j, expr in _expressions(term)
-	expr.key == _master
-	not _mentions_control_plane(prefs)
+# The expressions of _preferred_terms as _expressions reads them: an entry
+# whose preference has matchExpressions is a mapping, and so is that
+# preference.
+_affinity_report contains result.fail(array.concat(_preferred_path, [i, "preference", "matchExpressions", j, "key"]), msg) if {
+	prefs := k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	some i, j
+	prefs[i].preference.matchExpressions[j].key == "node-role.kubernetes.io/master"
+	is_array(prefs)
+	is_array(prefs[i].preference.matchExpressions)
+	not _mentions_control_plane(_preferred_terms)
 	msg := sprintf("preferred node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters the preference has no effect; use %q, or add a term for it", [_master, _control_plane])
 }
 

@@ -279,3 +279,26 @@ test_cronjob_paths if {
 		["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0],
 	}
 }
+
+# Only lists are read: a mapping where the API has a list is not iterated,
+# and neither is a term, preference or expression that is not a mapping.
+test_mappings_in_place_of_lists_silent if {
+	_silent(_required({"a": {"matchExpressions": [{"key": _m, "operator": "Exists"}]}}))
+	_silent(_required([{"matchExpressions": {"a": {"key": _m, "operator": "Exists"}}}]))
+	_silent(_required([{"matchExpressions": [[_m]]}]))
+	_silent(_preferred({"a": {"weight": 1, "preference": {"matchExpressions": [{"key": _m, "operator": "Exists"}]}}}))
+	_silent(_preferred([{"weight": 1, "preference": {"matchExpressions": {"a": {"key": _m, "operator": "Exists"}}}}]))
+	_silent(_preferred([{"weight": 1, "preference": [{"matchExpressions": [{"key": _m, "operator": "Exists"}]}]}]))
+	_silent(_deploy({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": null}}}))
+}
+
+# A nodeSelector on the master label is reported whatever its value.
+test_node_selector_master_with_any_value if {
+	_one(report, _ns_path) with input as _deploy({"nodeSelector": {_m: false}})
+	_one(report, _ns_path) with input as _deploy({"nodeSelector": {_m: null}})
+}
+
+test_master_toleration_key_of_other_type_or_case_silent if {
+	_silent(_tols([{"key": "Node-role.kubernetes.io/master", "operator": "Exists"}]))
+	_silent(_tols([{"key": [_m], "operator": "Exists"}]))
+}

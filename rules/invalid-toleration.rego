@@ -58,14 +58,64 @@ _effects := ["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 _string_fields := ["key", "operator", "value", "effect"]
 
-report contains result.fail(k8s.toleration_path(i), msg) if {
+# Many objects have no tolerations: each body below reads them where one kind
+# of workload keeps its pod spec (a Pod, a PodTemplate, a CronJob, the other
+# kinds: k8s.pod_spec_path), so that OPA's rule index skips the rule for them
+# without evaluating anything. Almost every toleration is plainly valid, and
+# an object whose tolerations all are costs one check (_any_suspect) and no
+# more.
+report contains finding if {
+	_ = input.spec.tolerations
+	_any_suspect
+	some finding in _problems
+}
+
+report contains finding if {
+	_ = input.template.spec.tolerations
+	_any_suspect
+	some finding in _problems
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.tolerations
+	_any_suspect
+	some finding in _problems
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.tolerations
+	_any_suspect
+	some finding in _problems
+}
+
+# _any_suspect is true when some toleration may not be plainly valid
+# (_suspect). One pattern over the JSON text of the whole list decides: the
+# text json.marshal renders, compact and with keys sorted (effect, key,
+# operator, tolerationSeconds, value), e.g.
+#   [{"effect":"NoExecute","key":"node.kubernetes.io/not-ready","operator":"Exists","tolerationSeconds":300}]
+# It matches a list of mappings with only those fields, each of them plainly
+# valid: an effect that is "", NoSchedule, PreferNoSchedule or NoExecute;
+# operator Exists with an empty or valid key and an empty value, or operator
+# Equal (or none) with a valid key and a valid value; tolerationSeconds null,
+# or an integer with effect NoExecute. A valid key has at most four prefix
+# labels of at most 62 characters (within the 253 allowed) and a name of at
+# most 63; a valid value at most 63 characters. The pattern is stricter than
+# _plainly_valid (other fields, longer prefixes, 300.0 seconds): what it does
+# not match goes through the detailed checks, which find nothing wrong with
+# a valid toleration. The tests compare the two.
+_any_suspect if {
+	tols := k8s.tolerations
+	not regex.match(`^\[(?:\{(?:"effect":"NoExecute",?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?))|(?:"effect":"(?:NoSchedule|PreferNoSchedule)?",?)?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":null,?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?)))\},?)*\]$`, json.marshal(tols))
+}
+
+_problems contains result.fail(k8s.toleration_path(i), msg) if {
 	some i, t in _suspect
 	not is_object(t)
 	msg := sprintf("toleration must be a mapping with key, operator, value and effect, not %s", [_show(t)])
 }
 
 # Wrong types fail decoding before any other check runs.
-report contains result.fail(_path(i, name), msg) if {
+_problems contains result.fail(_path(i, name), msg) if {
 	some i, t in _suspect
 	is_object(t)
 	some name in _string_fields
@@ -73,7 +123,7 @@ report contains result.fail(_path(i, name), msg) if {
 	msg := sprintf("toleration %s %s must be a string; quote it", [name, _show(t[name])])
 }
 
-report contains result.fail(_path(i, "tolerationSeconds"), msg) if {
+_problems contains result.fail(_path(i, "tolerationSeconds"), msg) if {
 	some i, t in _suspect
 	is_object(t)
 	secs := t.tolerationSeconds
@@ -82,14 +132,14 @@ report contains result.fail(_path(i, "tolerationSeconds"), msg) if {
 	msg := sprintf("tolerationSeconds %s must be an integer number of seconds", [_show(secs)])
 }
 
-report contains result.fail(_path(i, "operator"), msg) if {
+_problems contains result.fail(_path(i, "operator"), msg) if {
 	some i, t in _typed
 	op := tol.field(t, "operator")
 	not op in {"", "Equal", "Exists", "Lt", "Gt"}
 	msg := sprintf("toleration operator %q is not supported: use %s%s", [op, _supported_operators, _did_you_mean(op, ["Equal", "Exists"])])
 }
 
-report contains result.fail(_path(i, "operator"), msg) if {
+_problems contains result.fail(_path(i, "operator"), msg) if {
 	some i, t in _typed
 	op := tol.field(t, "operator")
 	op in {"Lt", "Gt"}
@@ -97,7 +147,7 @@ report contains result.fail(_path(i, "operator"), msg) if {
 	msg := sprintf("toleration operator %q needs the TaintTolerationComparisonOperators feature gate (alpha, off by default): the API server rejects it and it matches no taint", [op])
 }
 
-report contains result.fail(_path(i, "operator"), msg) if {
+_problems contains result.fail(_path(i, "operator"), msg) if {
 	some i, t in _typed
 	tol.field(t, "key") == ""
 	op := tol.field(t, "operator")
@@ -105,7 +155,7 @@ report contains result.fail(_path(i, "operator"), msg) if {
 	msg := sprintf("toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not %s", [_show_operator(op)])
 }
 
-report contains result.fail(_path(i, "key"), msg) if {
+_problems contains result.fail(_path(i, "key"), msg) if {
 	some i, t in _typed
 	key := tol.field(t, "key")
 	key != ""
@@ -113,7 +163,7 @@ report contains result.fail(_path(i, "key"), msg) if {
 	msg := sprintf("toleration key %q is not a valid label key: %s", [key, problem])
 }
 
-report contains result.fail(_path(i, "value"), msg) if {
+_problems contains result.fail(_path(i, "value"), msg) if {
 	some i, t in _typed
 	tol.field(t, "operator") == "Exists"
 	value := tol.field(t, "value")
@@ -121,7 +171,7 @@ report contains result.fail(_path(i, "value"), msg) if {
 	msg := sprintf("toleration value %q must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"", [value])
 }
 
-report contains result.fail(_path(i, "value"), msg) if {
+_problems contains result.fail(_path(i, "value"), msg) if {
 	some i, t in _typed
 	tol.field(t, "operator") in {"", "Equal"}
 	value := tol.field(t, "value")
@@ -129,7 +179,7 @@ report contains result.fail(_path(i, "value"), msg) if {
 	msg := sprintf("toleration value %q is not a valid label value: %s", [value, problem])
 }
 
-report contains result.fail(_path(i, "value"), msg) if {
+_problems contains result.fail(_path(i, "value"), msg) if {
 	some i, t in _typed
 	op := tol.field(t, "operator")
 	op in {"Lt", "Gt"}
@@ -139,7 +189,7 @@ report contains result.fail(_path(i, "value"), msg) if {
 	msg := sprintf("toleration value %q must be a decimal integer in canonical form (no leading zeros or \"+\", within int64) for operator %q", [value, op])
 }
 
-report contains result.fail(_path(i, "effect"), msg) if {
+_problems contains result.fail(_path(i, "effect"), msg) if {
 	some i, t in _typed
 	effect := tol.field(t, "effect")
 	effect != ""
@@ -147,7 +197,7 @@ report contains result.fail(_path(i, "effect"), msg) if {
 	msg := sprintf("toleration effect %q is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\"%s", [effect, _did_you_mean(effect, _effects)])
 }
 
-report contains result.fail(_seconds_path(i, t), msg) if {
+_problems contains result.fail(_seconds_path(i, t), msg) if {
 	some i, t in _typed
 	t.tolerationSeconds != null
 	effect := tol.field(t, "effect")

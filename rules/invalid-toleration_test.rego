@@ -413,3 +413,113 @@ test_kinds_in_the_wrong_group_are_not_checked if {
 	count(report) == 0 with input as {"apiVersion": "v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": {"template": _template(_bad)}}
 	count(report) == 0 with input as {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"tolerations": "x"}}
 }
+
+# --- the fast path for plainly valid lists ------------------------------------------
+
+_repeat(s, n) := concat("", [s | some _ in numbers.range(1, n)])
+
+# The common tolerations are vouched for by one check of the whole list.
+test_plain_lists_take_the_fast_path if {
+	not _any_suspect with input as _pod([])
+	not _any_suspect with input as _pod([
+		{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+		{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+		{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+		{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
+		{"key": "dedicated", "value": "gpu"},
+		{"key": "spot", "value": "", "effect": "PreferNoSchedule"},
+		{"key": "example.com/GPU_type.v-1", "operator": "Exists"},
+		{"key": "pool", "operator": "Exists", "tolerationSeconds": null},
+		{"operator": "Exists"},
+		{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": -5},
+	])
+}
+
+# What the fast path cannot vouch for goes through the detailed checks, which
+# find nothing wrong with these.
+test_valid_tolerations_beyond_the_fast_path if {
+	tols := [
+		{"key": "a.b.c.d.e/x", "operator": "Exists"},
+		{"key": concat("/", [_repeat("p", 64), "x"]), "operator": "Exists"},
+		{"key": concat("/", [concat(".", [_repeat("p", 63), _repeat("q", 63), _repeat("r", 63), _repeat("s", 61)]), "x"]), "operator": "Exists"},
+		{"key": _repeat("k", 63), "operator": "Exists"},
+		{"key": "dedicated", "value": _repeat("v", 63)},
+		{"key": "pool", "operator": "Exists", "unknownField": true},
+		{"key": "pool", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300.0},
+	]
+	some t in tols
+	_any_suspect with input as _pod([t])
+	count(_findings(t)) == 0
+}
+
+# One bad toleration among plain ones is found, at its index.
+test_fast_path_does_not_hide_a_bad_toleration if {
+	plain := {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}
+	bad := [
+		[{"key": "dedicated", "operator": "Exists", "value": "gpu"}, "value"],
+		[{"key": "dedicated", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 300}, "effect"],
+		[{"key": "dedicated", "operator": "Exists", "tolerationSeconds": 300}, "tolerationSeconds"],
+		[{"key": "dedicated", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 1.5}, "tolerationSeconds"],
+		[{"key": "", "operator": "Equal"}, "operator"],
+		[{"value": "gpu"}, "operator"],
+		[{"key": _repeat("k", 64), "operator": "Exists"}, "key"],
+		[{"key": concat("/", [concat(".", [_repeat("p", 63), _repeat("q", 63), _repeat("r", 63), _repeat("s", 62)]), "x"]), "operator": "Exists"}, "key"],
+		[{"key": "dedicated", "value": _repeat("v", 64)}, "value"],
+		[{"key": "a..b/x", "operator": "Exists"}, "key"],
+		[{"key": "dedicated", "operator": "Exists", "effect": "noSchedule"}, "effect"],
+		[{"key": "dedicated", "operator": "Exists", "effect": null, "tolerationSeconds": 300}, "tolerationSeconds"],
+	]
+	every b in bad {
+		r := report with input as _pod([plain, b[0], plain])
+		["spec", "tolerations", 1, b[1]] in _paths(r)
+		every f in r {
+			f.path[2] == 1
+		}
+	}
+}
+
+# The fast path vouches only for plainly valid tolerations: for each of these
+# near misses, either it leaves the toleration to the detailed checks or
+# _plainly_valid holds too.
+test_fast_path_is_never_looser_than_plainly_valid if {
+	near := [
+		{"key": "a", "operator": "Exists", "value": null},
+		{"key": "a", "operator": "Equal", "value": null},
+		{"key": "a", "operator": null},
+		{"key": null, "operator": "Exists"},
+		{"key": "a", "operator": "Exists", "effect": null},
+		{"key": "a", "operator": "Exists", "effect": ""},
+		{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0},
+		{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": "300"},
+		{"key": "a", "operator": "Exists", "effect": "PreferNoSchedule", "tolerationSeconds": null},
+		{"key": "a", "operator": "Exists", "tolerationSeconds": 300},
+		{"key": "", "operator": "Exists", "value": ""},
+		{"key": "", "value": ""},
+		{"key": "a", "operator": "", "value": "x.y_z-1"},
+		{"key": "a", "operator": "Equal", "value": "-x"},
+		{"key": "a", "operator": "Equal", "value": "x_"},
+		{"key": "a", "operator": "Equal", "value": "a b"},
+		{"key": "A/b", "operator": "Exists"},
+		{"key": "a_b/c", "operator": "Exists"},
+		{"key": "a-/c", "operator": "Exists"},
+		{"key": "a.-b/c", "operator": "Exists"},
+		{"key": "a/.c", "operator": "Exists"},
+		{"key": "a/c.", "operator": "Exists"},
+		{"key": "/c", "operator": "Exists"},
+		{"key": "a/", "operator": "Exists"},
+		{"key": "a/b/c", "operator": "Exists"},
+		{"key": "A.b-C_d", "operator": "Exists"},
+		{"key": "1", "operator": "Exists"},
+		{"key": "a", "operator": "Exists", "value": "", "extra": 1},
+		{"key": "a", "operator": "exists"},
+		{"key": "a", "operator": "Gt", "value": "5"},
+		{"key": "a", "operator": "Exists", "effect": "noexecute"},
+	]
+	every t in near {
+		_left_to_the_detailed_checks_or_plain(t)
+	}
+}
+
+_left_to_the_detailed_checks_or_plain(t) if _any_suspect with input as _pod([t])
+
+_left_to_the_detailed_checks_or_plain(t) if _plainly_valid(t)

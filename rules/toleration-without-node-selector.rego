@@ -60,28 +60,82 @@ import data.dslint.lib.result
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
-report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
+# The findings are _report's. Many objects have no tolerations: each body
+# below reads them where one kind of workload keeps its pod spec (a Pod, a
+# PodTemplate, a CronJob, the other kinds: k8s.pod_spec_path), so that OPA's
+# rule index skips the rule for them without evaluating anything.
+report contains finding if {
+	_ = input.spec.tolerations
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.template.spec.tolerations
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.jobTemplate.spec.template.spec.tolerations
+	some finding in _report
+}
+
+report contains finding if {
+	_ = input.spec.template.spec.tolerations
+	some finding in _report
+}
+
+# Cheapest and most selective test first. Fields are read directly: t.key is
+# undefined unless t is a mapping, and an absent or null field is what
+# tol.field reads as "". Most keyed tolerations are of system taints
+# (not-ready, unreachable), so that test comes right after the key is read.
+# Only then, once per object, the node constraint.
+#
+# The two bodies differ only in the test of settings.is_system_taint(key):
+# key is an entry, or an entry that ends with "/" is a prefix of key. With
+# the default entries, each one that does not end with "/" starts with one
+# that does (a test checks it), so an entry that is a prefix of key at all
+# makes it a system taint and one builtin decides. Configured entries go
+# through the library; OPA's rule index skips that body when there are none.
+_report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
+	not data.dslint.config.systemTaints
 	some i, t in k8s.tolerations
-	key := tol.field(t, "key")
+	key := t.key
+	key != null
+	not strings.any_prefix_match(key, settings.system_taints)
 	key != ""
+	object.get(t, "operator", "") in {"", "Equal", "Exists", null}
+	object.get(t, "effect", "") != "PreferNoSchedule"
+	_unpinned
+	msg := _message(t)
+}
+
+_report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
+	data.dslint.config.systemTaints
+	some i, t in k8s.tolerations
+	key := t.key
+	key != null
 	not settings.is_system_taint(key)
-	tol.field(t, "operator") in {"", "Equal", "Exists"}
-	tol.field(t, "effect") != "PreferNoSchedule"
-	not nodes.pins_pool(k8s.pod_spec)
-	msg := sprintf("%s %q tolerates the dedicated taint %q but %s: its pods can land on every other node too; add a nodeSelector or required node affinity for the dedicated nodes", [
-		k8s.kind_label, k8s.name, _describe(t), _constraint_note,
-	])
+	key != ""
+	object.get(t, "operator", "") in {"", "Equal", "Exists", null}
+	object.get(t, "effect", "") != "PreferNoSchedule"
+	_unpinned
+	msg := _message(t)
 }
 
-_constraint_note := "has no node constraint" if not nodes.has_constraint(k8s.pod_spec)
+_message(t) := sprintf("%s %q tolerates the dedicated taint %q but %s: its pods can land on every other node too; add a nodeSelector or required node affinity for the dedicated nodes", [
+	k8s.kind_label, k8s.name, _describe(t), _constraint_note,
+])
 
-_constraint_note := "its node constraint does not keep it on a pool (it selects by generic labels such as OS, architecture or zone, or one required term does)" if nodes.has_constraint(k8s.pod_spec)
+# Once per object, and only for an object with a dedicated toleration.
+_unpinned if not nodes.pins_pool(k8s.pod_spec)
 
-_describe(t) := tol.string_of_taint({"key": tol.field(t, "key"), "value": tol.field(t, "value"), "effect": tol.field(t, "effect")}) if {
-	tol.field(t, "operator") in {"", "Equal"}
-}
+_constraint_note := "its node constraint does not keep it on a pool (it selects by generic labels such as OS, architecture or zone, or one required term does)" if {
+	nodes.has_constraint(k8s.pod_spec)
+} else := "has no node constraint"
 
-_describe(t) := tol.string_of_taint({"key": tol.field(t, "key"), "effect": tol.field(t, "effect")}) if {
-	tol.field(t, "operator") == "Exists"
-}
-
+# t is a mapping with a key and an operator that can match (see the report):
+# only the fields string_of_taint shows are kept, and it reads them as
+# tol.field does.
+_describe(t) := tol.string_of_taint(object.filter(t, ["key", "effect"])) if {
+	t.operator == "Exists"
+} else := tol.string_of_taint(object.filter(t, ["key", "value", "effect"]))

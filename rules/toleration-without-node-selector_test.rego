@@ -255,3 +255,43 @@ test_podtemplate_path if {
 test_custom_resource_is_not_checked if {
 	count(report) == 0 with input as object.union(_deployment({"tolerations": [_gpu]}), {"apiVersion": "example.com/v1"})
 }
+
+# A key that is absent, null or empty is no dedicated taint; an operator or
+# effect that is null is absent (Equal, every effect).
+test_null_fields if {
+	count(report) == 0 with input as _deployment({"tolerations": [
+		{"key": null, "operator": "Exists"},
+		{"key": "", "operator": "Exists"},
+		"nvidia.com/gpu",
+	]})
+	f := _only(report, _tpl_path(0)) with input as _deployment({"tolerations": [{"key": "dedicated", "operator": null, "value": "ml", "effect": null}]})
+	contains(f.message, "\"dedicated=ml\"")
+}
+
+# An entry that contains "/" without ending in it is still an exact key.
+test_custom_exact_system_taint_with_a_slash if {
+	r := report with input as _deployment({"tolerations": [
+		{"key": "example.com/maintenance", "operator": "Exists"},
+		{"key": "example.com/maintenance-window", "operator": "Exists"},
+	]})
+		with data.dslint.config as {"systemTaints": ["example.com/maintenance"]}
+	{f.path | some f in r} == {_tpl_path(1)}
+}
+
+# The report relies on this: with the default systemTaints, an entry that
+# does not end with "/" (an exact key) starts with one that does, so any
+# entry that is a prefix of a key makes it a system taint.
+test_default_exact_system_taints_are_under_a_prefix if {
+	not data.dslint.config.systemTaints
+	every entry in data.dslint.lib.settings.system_taints {
+		_under_a_prefix(entry)
+	}
+}
+
+_under_a_prefix(entry) if endswith(entry, "/")
+
+_under_a_prefix(entry) if {
+	some prefix in data.dslint.lib.settings.system_taints
+	endswith(prefix, "/")
+	startswith(entry, prefix)
+}

@@ -52,16 +52,46 @@ import data.dslint.lib.k8s
 import data.dslint.lib.result
 import data.dslint.lib.tolerations as tol
 
-report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
+# Many objects have no tolerations: each body below reads them where one kind
+# of workload keeps its pod spec (a Pod, a PodTemplate, a CronJob, the other
+# kinds: k8s.pod_spec_path), so that OPA's rule index skips the rule for them
+# without evaluating anything; k8s.tolerations then reads them from the pod
+# spec. Fields are read directly, most selective first: t.operator is
+# undefined unless t is a mapping, and a key that is absent, null or "" is
+# what tol.field reads as "".
+report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), _message(t))) if {
+	_ = input.spec.tolerations
 	some i, t in k8s.tolerations
-	tol.field(t, "operator") == "Exists"
-	tol.field(t, "key") == ""
-	msg := sprintf("toleration with operator \"Exists\" and no key tolerates every taint%s: %s %q can land on any node, dedicated pools and control plane included", [
-		_eviction_note(tol.field(t, "effect"), _has_seconds(t)),
-		k8s.kind_label,
-		k8s.name,
-	])
+	t.operator == "Exists"
+	object.get(t, "key", "") in {"", null}
 }
+
+report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), _message(t))) if {
+	_ = input.template.spec.tolerations
+	some i, t in k8s.tolerations
+	t.operator == "Exists"
+	object.get(t, "key", "") in {"", null}
+}
+
+report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), _message(t))) if {
+	_ = input.spec.jobTemplate.spec.template.spec.tolerations
+	some i, t in k8s.tolerations
+	t.operator == "Exists"
+	object.get(t, "key", "") in {"", null}
+}
+
+report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), _message(t))) if {
+	_ = input.spec.template.spec.tolerations
+	some i, t in k8s.tolerations
+	t.operator == "Exists"
+	object.get(t, "key", "") in {"", null}
+}
+
+_message(t) := sprintf("toleration with operator \"Exists\" and no key tolerates every taint%s: %s %q can land on any node, dedicated pools and control plane included", [
+	_eviction_note(tol.field(t, "effect"), _has_seconds(t)),
+	k8s.kind_label,
+	k8s.name,
+])
 
 # With no effect or NoExecute, the toleration also covers the not-ready and
 # unreachable NoExecute taints, forever unless tolerationSeconds is set.
@@ -78,4 +108,3 @@ _eviction_note(effect, _) := sprintf(" with effect %s", [effect]) if not effect 
 _has_seconds(t) if t.tolerationSeconds != null
 
 default _has_seconds(_) := false
-
