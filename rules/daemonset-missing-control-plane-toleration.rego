@@ -53,6 +53,7 @@ package dslint.rules["daemonset-missing-control-plane-toleration"]
 import data.dslint.lib.k8s
 import data.dslint.lib.nodes
 import data.dslint.lib.result
+import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
 _control_plane_taint := {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
@@ -63,11 +64,23 @@ report contains result.fail(_path, msg) if {
 	k8s.is_daemonset
 	not _tolerates(_control_plane_taint)
 	not nodes.selects_nodes(k8s.pod_spec)
+	not _aims_at_a_pool
 	msg := sprintf("daemonset %q does not tolerate the control-plane taint %q%s: it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}", [
 		k8s.name,
 		tol.string_of_taint(_control_plane_taint),
 		_master_note,
 	])
+}
+
+# A DaemonSet that tolerates a dedicated taint (nvidia.com/gpu for a device
+# plugin) is meant for that pool, not for every node: its gap is a missing
+# node constraint, which toleration-without-node-selector reports.
+_aims_at_a_pool if {
+	some t in k8s.tolerations
+	key := object.get(t, "key", "")
+	is_string(key)
+	key != ""
+	not settings.is_system_taint(key)
 }
 
 # _tolerates(taint) is tol.tolerated over the pod's own tolerations. The ones

@@ -53,7 +53,7 @@ test_only_key_only_master_toleration if {
 
 test_unrelated_tolerations_point_at_list if {
 	f := _only(report, _list_path) with input as _daemonset({"tolerations": [
-		{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+		{"key": "node-role.kubernetes.io/ingress", "operator": "Exists", "effect": "NoSchedule"},
 		{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
 	]})
 	not contains(f.message, "master")
@@ -174,7 +174,7 @@ test_entry_that_is_not_a_mapping if {
 test_similar_keys_do_not_tolerate if {
 	_only(report, _list_path) with input as _daemonset({"tolerations": [
 		{"key": "node-role.kubernetes.io/control-plane-x", "operator": "Exists"},
-		{"key": "Node-role.kubernetes.io/control-plane", "operator": "Exists"},
+		{"key": "node-role.kubernetes.io/Control-plane", "operator": "Exists"},
 		{"key": ["node-role.kubernetes.io/control-plane"], "operator": "Exists"},
 	]})
 }
@@ -185,4 +185,26 @@ test_master_note_needs_the_master_taint if {
 	not contains(f.message, "old master taint")
 	g := _only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _master, "operator": "Equal", "value": "x"}]})
 	not contains(g.message, "old master taint")
+}
+
+# A DaemonSet aimed at a dedicated pool (a GPU device plugin) is not meant to
+# cover every node; toleration-without-node-selector reports its gap.
+test_daemonset_aimed_at_a_pool_is_silent if {
+	count(report) == 0 with input as {
+		"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "nvidia-device-plugin"},
+		"spec": {"template": {"spec": {
+			"containers": [{"name": "p", "image": "nvcr.io/nvidia/k8s-device-plugin:v0.16.2"}],
+			"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+		}}},
+	}
+}
+
+test_daemonset_with_only_system_tolerations_still_fires if {
+	count(report) == 1 with input as {
+		"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"},
+		"spec": {"template": {"spec": {
+			"containers": [{"name": "a", "image": "agent:1"}],
+			"tolerations": [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"}],
+		}}},
+	}
 }
