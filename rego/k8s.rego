@@ -4,38 +4,75 @@
 #   this package, so each workload kind is handled in one place.
 package dslint.lib.k8s
 
-# The API groups each workload kind is served from; a custom resource that
-# reuses a kind name in another group is not a workload.
-_kind_groups := {
-	"Pod": {""},
-	"ReplicationController": {""},
-	"PodTemplate": {""},
-	"Deployment": {"apps", "extensions"},
-	"ReplicaSet": {"apps", "extensions"},
-	"StatefulSet": {"apps"},
-	"DaemonSet": {"apps", "extensions"},
-	"Job": {"batch"},
-	"CronJob": {"batch"},
-}
-
 # group is the API group of input ("" for the core group).
 default group := ""
 
 group := split(input.apiVersion, "/")[0] if contains(input.apiVersion, "/")
 
-# pod_spec_path is the path from the object to its pod spec.
-pod_spec_path := _spec_paths[input.kind] if _kind_groups[input.kind][group]
+# pod_spec_path is the path from the object to its pod spec, for the
+# workload kinds in the API groups they are served from; a custom resource
+# that reuses a kind name in another group is not a workload. The group is
+# what comes before the first "/" of apiVersion (startswith), "" for the core
+# group. One body per kind and group: OPA's rule index picks the bodies by
+# input.kind, so a kind that is no workload costs no body at all.
+pod_spec_path := ["spec"] if {
+	input.kind == "Pod"
+	group == ""
+}
 
-_spec_paths := {
-	"Pod": ["spec"],
-	"PodTemplate": ["template", "spec"],
-	"CronJob": ["spec", "jobTemplate", "spec", "template", "spec"],
-	"ReplicationController": ["spec", "template", "spec"],
-	"Deployment": ["spec", "template", "spec"],
-	"ReplicaSet": ["spec", "template", "spec"],
-	"StatefulSet": ["spec", "template", "spec"],
-	"DaemonSet": ["spec", "template", "spec"],
-	"Job": ["spec", "template", "spec"],
+pod_spec_path := ["template", "spec"] if {
+	input.kind == "PodTemplate"
+	group == ""
+}
+
+pod_spec_path := ["spec", "template", "spec"] if {
+	input.kind == "ReplicationController"
+	group == ""
+}
+
+pod_spec_path := ["spec", "template", "spec"] if {
+	input.kind == "Deployment"
+	startswith(input.apiVersion, "apps/")
+}
+
+pod_spec_path := ["spec", "template", "spec"] if {
+	input.kind == "Deployment"
+	startswith(input.apiVersion, "extensions/")
+}
+
+pod_spec_path := ["spec", "template", "spec"] if {
+	input.kind == "ReplicaSet"
+	startswith(input.apiVersion, "apps/")
+}
+
+pod_spec_path := ["spec", "template", "spec"] if {
+	input.kind == "ReplicaSet"
+	startswith(input.apiVersion, "extensions/")
+}
+
+pod_spec_path := ["spec", "template", "spec"] if {
+	input.kind == "DaemonSet"
+	startswith(input.apiVersion, "apps/")
+}
+
+pod_spec_path := ["spec", "template", "spec"] if {
+	input.kind == "DaemonSet"
+	startswith(input.apiVersion, "extensions/")
+}
+
+pod_spec_path := ["spec", "template", "spec"] if {
+	input.kind == "StatefulSet"
+	startswith(input.apiVersion, "apps/")
+}
+
+pod_spec_path := ["spec", "template", "spec"] if {
+	input.kind == "Job"
+	startswith(input.apiVersion, "batch/")
+}
+
+pod_spec_path := ["spec", "jobTemplate", "spec", "template", "spec"] if {
+	input.kind == "CronJob"
+	startswith(input.apiVersion, "batch/")
 }
 
 # is_workload is true when input is an object with a pod template that can
@@ -51,16 +88,25 @@ is_workload if {
 # its own. (A fragment with no containers at all is still checked: tests and
 # partial manifests look the same.)
 is_patch if {
-	some c in _template_containers
+	cs := pod_spec_as_written.containers
+	is_array(cs)
+	some c in cs
 	not _has_image(c)
 }
 
-# Rules over input, not functions of the pod spec: OPA keys its function
-# cache by argument, and comparing whole pod specs costs more than the work.
-_template_containers := array.concat(
-	_list(object.get(input, array.concat(pod_spec_path, ["containers"]), [])),
-	_list(object.get(input, array.concat(pod_spec_path, ["initContainers"]), [])),
-)
+is_patch if {
+	cs := pod_spec_as_written.initContainers
+	is_array(cs)
+	some c in cs
+	not _has_image(c)
+}
+
+# pod_spec_as_written is the value at pod_spec_path as the manifest has it
+# (null when absent, and whatever it is when it is no mapping), for a
+# workload kind, patch fragments included. Every object computes it (for
+# is_patch), so it is the cheapest way to rule an object out before
+# pod_spec, which rules must use for everything else.
+pod_spec_as_written := object.get(input, pod_spec_path, null)
 
 _has_image(c) if {
 	is_string(c.image)
@@ -74,21 +120,23 @@ is_daemonset if {
 
 # pod_spec is the workload's pod spec ({} when the manifest leaves it out).
 pod_spec := s if {
-	is_workload
-	s := object.get(input, pod_spec_path, {})
+	s := pod_spec_as_written
 	is_object(s)
+	not is_patch # with pod_spec_as_written defined: is_workload, in fewer lookups
 } else := {} if is_workload
 
-# tolerations is the pod spec's list of tolerations ([] when it has none):
+# tolerations is the pod spec's list of tolerations ([] when the field is
+# not a list, undefined when the pod spec has none, which iterates alike):
 # iterate it with `some i, t in k8s.tolerations`.
-tolerations := _list(pod_spec.tolerations) if is_workload
+tolerations := ts if {
+	ts := pod_spec.tolerations
+	is_array(ts)
+} else := [] if {
+	_ = pod_spec.tolerations
+}
 
 # toleration_path is the path of the toleration at index i.
 toleration_path(i) := array.concat(pod_spec_path, ["tolerations", i])
-
-_list(x) := x if is_array(x)
-
-_list(x) := [] if not is_array(x)
 
 # name is the object's name, for messages.
 default name := ""

@@ -7,9 +7,11 @@
 #   type).
 package dslint.lib.nodes
 
-# Labels every node carries; constraining on them alone does not keep pods
-# off any particular pool.
-_generic_exact := {
+# is_generic_label is true for a node label that says nothing about a pool:
+# labels every node carries (constraining on them alone does not keep pods
+# off any particular pool), written as literals, which cost nothing to
+# build.
+is_generic_label(key) if key in {
 	"kubernetes.io/os",
 	"kubernetes.io/arch",
 	"beta.kubernetes.io/os",
@@ -18,15 +20,7 @@ _generic_exact := {
 	"beta.kubernetes.io/instance-type",
 }
 
-_generic_prefixes := ["topology.kubernetes.io/", "failure-domain.beta.kubernetes.io/"]
-
-# is_generic_label is true for a node label that says nothing about a pool.
-is_generic_label(key) if key in _generic_exact
-
-is_generic_label(key) if {
-	some p in _generic_prefixes
-	startswith(key, p)
-}
+is_generic_label(key) if strings.any_prefix_match(key, ["topology.kubernetes.io/", "failure-domain.beta.kubernetes.io/"])
 
 # node_name is the pod's spec.nodeName, "" when unset.
 node_name(spec) := n if {
@@ -46,16 +40,28 @@ required(spec) := r if {
 	r != null
 }
 
-# required_terms are the nodeSelectorTerms of the required node affinity.
+# required_terms are the nodeSelectorTerms of the required node affinity
+# (a null affinity has none).
 required_terms(spec) := ts if {
-	ts := required(spec).nodeSelectorTerms
+	ts := spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
 	is_array(ts)
 } else := []
 
-# has_constraint is true when the pod spec restricts nodes at all.
-has_constraint(spec) if node_name(spec) != ""
+# has_constraint is true when the pod spec restricts nodes at all: a
+# nodeName, a nodeSelector that is not empty, or a required affinity. (The
+# first two read the fields as node_name and node_selector do, without the
+# calls.)
+has_constraint(spec) if {
+	name := spec.nodeName
+	is_string(name)
+	name != ""
+}
 
-has_constraint(spec) if count(node_selector(spec)) > 0
+has_constraint(spec) if {
+	selector := spec.nodeSelector
+	is_object(selector)
+	count(selector) > 0
+}
 
 has_constraint(spec) if required(spec)
 
@@ -63,10 +69,16 @@ has_constraint(spec) if required(spec)
 # nodeName, a nodeSelector on a label that is not generic, or a required
 # affinity whose every term does so (terms are ORed, so one generic term lets
 # pods onto every node).
-pins_pool(spec) if node_name(spec) != ""
+pins_pool(spec) if {
+	name := spec.nodeName
+	is_string(name)
+	name != ""
+}
 
 pins_pool(spec) if {
-	some key, _ in node_selector(spec)
+	selector := spec.nodeSelector
+	is_object(selector)
+	some key, _ in selector
 	not is_generic_label(key)
 }
 

@@ -23,15 +23,10 @@ default comparison_operators := false
 
 comparison_operators := data.dslint.config.featureGates.TaintTolerationComparisonOperators
 
-# is_system_taint is true for a taint key Kubernetes itself applies.
-is_system_taint(key) if {
-	some entry in system_taints
-	_matches_entry(key, entry)
-}
+# is_system_taint is true for a taint key Kubernetes itself applies: one of
+# the exact keys, or a key under one of the prefixes.
+is_system_taint(key) if key in system_taints
 
-_matches_entry(key, entry) if key == entry
+is_system_taint(key) if strings.any_prefix_match(key, _system_prefixes)
 
-_matches_entry(key, entry) if {
-	endswith(entry, "/")
-	startswith(key, entry)
-}
+_system_prefixes := [entry | some entry in system_taints; endswith(entry, "/")]

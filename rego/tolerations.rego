@@ -17,7 +17,7 @@ import data.dslint.lib.settings
 # for anything that is not an object at all.
 field(x, name) := v if {
 	is_object(x)
-	v := object.get(x, name, null)
+	v := x[name]
 	v != null
 } else := ""
 
@@ -26,36 +26,37 @@ field(x, name) := v if {
 tolerates(toleration, taint) if tolerates_with_gate(toleration, taint, settings.comparison_operators)
 
 # tolerates_with_gate is tolerates with the comparison-operator gate given.
+# An empty effect or key matches every one: the toleration's own field (null
+# when absent, which field reads as "") is null, "" or the taint's. Written
+# with few function calls, as rules call it for every toleration and taint.
 tolerates_with_gate(toleration, taint, gate) if {
-	_effect_matches(field(toleration, "effect"), field(taint, "effect"))
-	_key_matches(field(toleration, "key"), field(taint, "key"))
-	_operator_matches(toleration, taint, gate)
+	is_object(toleration)
+	object.get(toleration, "effect", null) in {null, "", field(taint, "effect")}
+	object.get(toleration, "key", null) in {null, "", field(taint, "key")}
+	_operator_matches(object.get(toleration, "operator", null), toleration, taint, gate)
 }
 
-_effect_matches("", _)
-
-_effect_matches(e, e) if e != ""
-
-_key_matches("", _)
-
-_key_matches(k, k) if k != ""
-
-_operator_matches(toleration, taint, _) if {
-	field(toleration, "operator") in {"", "Equal"}
-	field(toleration, "value") == field(taint, "value")
+# A list entry that is not a mapping decodes as the empty toleration: any
+# effect, any key, operator Equal with the value "".
+tolerates_with_gate(toleration, taint, _) if {
+	not is_object(toleration)
+	field(taint, "value") == ""
 }
 
-_operator_matches(toleration, _, _) if field(toleration, "operator") == "Exists"
+# One body per operator, the operator as the first argument (null when
+# absent, which is Equal): a body whose operator differs fails before its
+# body is evaluated.
+_operator_matches("Exists", _, _, _)
 
-_operator_matches(toleration, taint, true) if {
-	field(toleration, "operator") == "Lt"
-	_compare(toleration, taint, "Lt")
-}
+_operator_matches(null, toleration, taint, _) if field(toleration, "value") == field(taint, "value")
 
-_operator_matches(toleration, taint, true) if {
-	field(toleration, "operator") == "Gt"
-	_compare(toleration, taint, "Gt")
-}
+_operator_matches("Equal", toleration, taint, _) if field(toleration, "value") == field(taint, "value")
+
+_operator_matches("", toleration, taint, _) if field(toleration, "value") == field(taint, "value")
+
+_operator_matches("Lt", toleration, taint, true) if _compare(toleration, taint, "Lt")
+
+_operator_matches("Gt", toleration, taint, true) if _compare(toleration, taint, "Gt")
 
 _compare(toleration, taint, op) if {
 	labels.canonical_int(field(toleration, "value"))
@@ -87,9 +88,18 @@ _suffix(sep, s) := concat("", [sep, s]) if s != ""
 
 # The taints a DaemonSet controller tolerates on behalf of every DaemonSet pod
 # (AddOrUpdateDaemonPodTolerations); network-unavailable only with hostNetwork.
-daemonset_auto_tolerations(pod_spec) := array.concat(_always_daemon, _network_daemon(pod_spec))
-
-_always_daemon := [
+# Literal lists: a constant in a rule's head costs nothing to build.
+daemonset_auto_tolerations(pod_spec) := [
+	{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+	{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"},
+	{"key": "node.kubernetes.io/disk-pressure", "operator": "Exists", "effect": "NoSchedule"},
+	{"key": "node.kubernetes.io/memory-pressure", "operator": "Exists", "effect": "NoSchedule"},
+	{"key": "node.kubernetes.io/pid-pressure", "operator": "Exists", "effect": "NoSchedule"},
+	{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"},
+	{"key": "node.kubernetes.io/network-unavailable", "operator": "Exists", "effect": "NoSchedule"},
+] if {
+	pod_spec.hostNetwork == true
+} else := [
 	{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
 	{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"},
 	{"key": "node.kubernetes.io/disk-pressure", "operator": "Exists", "effect": "NoSchedule"},
@@ -98,11 +108,25 @@ _always_daemon := [
 	{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"},
 ]
 
-_network_daemon(pod_spec) := [{"key": "node.kubernetes.io/network-unavailable", "operator": "Exists", "effect": "NoSchedule"}] if {
-	pod_spec.hostNetwork == true
+# daemonset_replacement(pod_spec, t) is the toleration of
+# daemonset_auto_tolerations(pod_spec) that the controller puts in place of
+# the pod's toleration t (same_toleration), undefined when there is none.
+# The controller's keys differ, so t's key finds the only candidate.
+daemonset_replacement(pod_spec, t) := a if {
+	a := _daemon_by_key(pod_spec)[t.key]
+	_replaces(t, a)
 }
 
-_network_daemon(pod_spec) := [] if not pod_spec.hostNetwork == true
+# _replaces(t, a) is same_toleration(t, a) for a toleration a of the
+# controller, which has a key, operator Exists, an effect and no value.
+_replaces(t, a) if {
+	t.operator == "Exists"
+	t.effect == a.effect
+	t.key == a.key
+	object.get(t, "value", null) in {null, ""}
+}
+
+_daemon_by_key(pod_spec) := {a.key: a | some a in daemonset_auto_tolerations(pod_spec)}
 
 # same_toleration(a, b) is MatchToleration: key, effect, operator and value
 # equal as written (an absent operator is not "Equal" here), tolerationSeconds
@@ -112,9 +136,9 @@ same_toleration(a, b) if {
 	is_object(a)
 	is_object(b)
 	field(a, "key") == field(b, "key") # most pairs differ here: check it first
-	every name in ["effect", "operator", "value"] {
-		field(a, name) == field(b, name)
-	}
+	field(a, "effect") == field(b, "effect")
+	field(a, "operator") == field(b, "operator")
+	field(a, "value") == field(b, "value")
 }
 
 # daemonset_pod_tolerations(pod_spec) is the toleration list of the pods a
@@ -123,21 +147,16 @@ same_toleration(a, b) if {
 # tolerationSeconds), the others are appended. Entries that are not mappings
 # stay as they are, so indexes are those of the manifest.
 daemonset_pod_tolerations(pod_spec) := array.concat(
-	[_as_created(t, auto) | some t in _list(pod_spec.tolerations)],
-	[a | some a in auto; not _replaces_one(a, pod_spec)],
+	[_as_created(pod_spec, t) | some t in own],
+	[a | some a in daemonset_auto_tolerations(pod_spec); not a.key in replaced],
 ) if {
-	auto := daemonset_auto_tolerations(pod_spec)
+	own := [t | some t in _list(pod_spec.tolerations)] # [] without tolerations
+	replaced := {a.key | some t in own; a := daemonset_replacement(pod_spec, t)}
 }
 
-_as_created(t, auto) := a if {
-	some a in auto
-	same_toleration(t, a)
+_as_created(pod_spec, t) := daemonset_replacement(pod_spec, t) if {
+	daemonset_replacement(pod_spec, t)
 } else := t
-
-_replaces_one(a, pod_spec) if {
-	some t in _list(pod_spec.tolerations)
-	same_toleration(t, a)
-}
 
 _list(x) := x if is_array(x)
 

@@ -187,3 +187,98 @@ test_daemonset_auto_tolerations_with_host_network if {
 	count(auto) == 7
 	tolerated(auto, {"key": "node.kubernetes.io/network-unavailable", "effect": "NoSchedule"})
 }
+
+# --- the DaemonSet controller's replacements ------------------------------------
+
+_nr := "node.kubernetes.io/not-ready"
+
+_net := "node.kubernetes.io/network-unavailable"
+
+test_daemonset_replacement_is_match_toleration if {
+	auto := {"key": _nr, "operator": "Exists", "effect": "NoExecute"}
+	daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 5}) == auto
+	daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": ""}) == auto
+	daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": null}) == auto
+	not daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": "x"})
+	not daemonset_replacement({}, {"key": _nr, "effect": "NoExecute"})
+	not daemonset_replacement({}, {"key": _nr, "operator": "Equal", "effect": "NoExecute"})
+	not daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoSchedule"})
+	not daemonset_replacement({}, {"key": _nr, "operator": "Exists"})
+	not daemonset_replacement({}, {"operator": "Exists", "effect": "NoExecute"})
+	not daemonset_replacement({}, "a string")
+	not daemonset_replacement({}, null)
+}
+
+test_daemonset_replacement_of_network_unavailable_needs_host_network if {
+	t := {"key": _net, "operator": "Exists", "effect": "NoSchedule"}
+	daemonset_replacement({"hostNetwork": true}, t) == t
+	not daemonset_replacement({}, t)
+	not daemonset_replacement({"hostNetwork": "true"}, t)
+}
+
+test_daemonset_replacement_agrees_with_same_toleration if {
+	candidates := [
+		{"key": _nr, "operator": "Exists", "effect": "NoExecute"},
+		{"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": ""},
+		{"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": "v"},
+		{"key": _nr, "operator": "Equal", "effect": "NoExecute"},
+		{"key": _nr, "effect": "NoExecute"},
+		{"key": _net, "operator": "Exists", "effect": "NoSchedule"},
+		{"key": "node.kubernetes.io/disk-pressure", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 1},
+		{"key": "dedicated", "operator": "Exists", "effect": "NoSchedule"},
+		{"operator": "Exists"},
+		{},
+		"x",
+	]
+	every spec in [{}, {"hostNetwork": true}] {
+		every t in candidates {
+			{a | some a in daemonset_auto_tolerations(spec); same_toleration(t, a)} == {a | a := daemonset_replacement(spec, t)}
+		}
+	}
+}
+
+test_daemonset_pod_tolerations if {
+	not_ready := {"key": _nr, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}
+	own := {"key": "dedicated", "operator": "Exists"}
+	pod := daemonset_pod_tolerations({"tolerations": [not_ready, "x", own]})
+	pod[0] == {"key": _nr, "operator": "Exists", "effect": "NoExecute"}
+	pod[1] == "x"
+	pod[2] == own
+	[t.key | some t in array.slice(pod, 3, 8)] == [
+		"node.kubernetes.io/unreachable",
+		"node.kubernetes.io/disk-pressure",
+		"node.kubernetes.io/memory-pressure",
+		"node.kubernetes.io/pid-pressure",
+		"node.kubernetes.io/unschedulable",
+	]
+	count(pod) == 8
+}
+
+test_daemonset_pod_tolerations_without_tolerations if {
+	daemonset_pod_tolerations({}) == daemonset_auto_tolerations({})
+	daemonset_pod_tolerations({"tolerations": null}) == daemonset_auto_tolerations({})
+	count(daemonset_pod_tolerations({"hostNetwork": true})) == 7
+}
+
+# --- field and operator edge cases --------------------------------------------------
+
+test_field_of_non_mappings_is_empty if {
+	field("x", "key") == ""
+	field(["key"], "key") == ""
+	field(null, "key") == ""
+	field({"key": false}, "key") == false
+}
+
+test_entries_that_are_not_mappings_are_the_empty_toleration if {
+	tolerates_with_gate("x", {"key": "a", "effect": "NoSchedule"}, false)
+	tolerates_with_gate(null, {"key": "a", "effect": "NoExecute"}, true)
+	not tolerates_with_gate("x", {"key": "a", "value": "v", "effect": "NoSchedule"}, false)
+}
+
+test_absent_or_null_operator_is_equal if {
+	tolerates_with_gate({"key": "a", "value": "v"}, {"key": "a", "value": "v"}, false)
+	tolerates_with_gate({"key": "a", "operator": null, "value": "v"}, {"key": "a", "value": "v"}, false)
+	tolerates_with_gate({"key": "a", "operator": "", "value": "v"}, {"key": "a", "value": "v"}, false)
+	not tolerates_with_gate({"key": "a", "operator": null, "value": "v"}, {"key": "a", "value": "w"}, false)
+	not tolerates_with_gate({"key": "a", "operator": 5}, {"key": "a"}, true)
+}

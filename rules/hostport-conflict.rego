@@ -85,22 +85,33 @@ import data.dslint.lib.k8s
 import data.dslint.lib.nodes
 
 # facts: one per host port of the workload in input, grouped by port and
-# protocol so that only candidates meet in aggregate.
+# protocol so that only candidates meet in aggregate. Most workloads have no
+# host port: _uses_host_ports rules them out on the spec as written, before
+# pod_spec is needed and any port is looked at.
+# What the facts of one object share is computed once (_about).
 facts contains {
-	"group": sprintf("%d/%s", [port.hostPort, port.protocol]),
-	"path": port.path,
-	"hostPort": port.hostPort,
-	"protocol": port.protocol,
-	"hostIP": port.hostIP,
-	"daemonset": _daemonset,
-	"constraint": _constraint,
-	"label": sprintf("%s %q%s", [k8s.kind_label, k8s.name, _namespace_note]),
-	"workload": [input.kind, object.get(input, ["metadata", "namespace"], ""), k8s.name],
+	"group": sprintf("%d/%s", [host_port, protocol]),
+	"path": array.concat(k8s.pod_spec_path, ["containers", i, "ports", j]),
+	"hostPort": host_port,
+	"protocol": protocol,
+	"hostIP": object.get(p, "hostIP", ""),
+	"daemonset": about.daemonset,
+	"constraint": about.constraint,
+	"label": about.label,
+	"workload": about.workload,
 } if {
-	some port in _host_ports
+	_uses_host_ports
+	some [i, j, p, host_port] in _host_ports
+	protocol := object.get(p, "protocol", "TCP")
+	about := _about
 }
 
-_host_ports contains _port_entry(i, j, p, p.hostPort) if {
+_uses_host_ports if k8s.pod_spec_as_written.hostNetwork == true
+
+_uses_host_ports if k8s.pod_spec_as_written.containers[_].ports[_].hostPort
+
+# _host_ports holds [container index, port index, port, host port].
+_host_ports contains [i, j, p, p.hostPort] if {
 	some i, c in k8s.pod_spec.containers
 	some j, p in c.ports
 	is_number(p.hostPort)
@@ -109,30 +120,29 @@ _host_ports contains _port_entry(i, j, p, p.hostPort) if {
 
 # With hostNetwork the API server defaults an unset (0) hostPort to the
 # containerPort.
-_host_ports contains _port_entry(i, j, p, p.containerPort) if {
-	k8s.pod_spec.hostNetwork == true
-	some i, c in k8s.pod_spec.containers
+_host_ports contains [i, j, p, p.containerPort] if {
+	spec := k8s.pod_spec
+	spec.hostNetwork == true
+	some i, c in spec.containers
 	some j, p in c.ports
 	object.get(p, "hostPort", 0) == 0
 	is_number(p.containerPort)
 	p.containerPort > 0
 }
 
-_port_entry(i, j, p, host_port) := {
-	"path": array.concat(k8s.pod_spec_path, ["containers", i, "ports", j]),
-	"hostPort": host_port,
-	"protocol": object.get(p, "protocol", "TCP"),
-	"hostIP": object.get(p, "hostIP", ""),
-}
-
-default _daemonset := false
-
-_daemonset if k8s.is_daemonset
-
-_constraint := {
-	"nodeName": nodes.node_name(k8s.pod_spec),
-	"nodeSelector": nodes.node_selector(k8s.pod_spec),
-	"required": object.get(k8s.pod_spec, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"], null),
+# Facts only come from workloads, so a DaemonSet is k8s.is_daemonset.
+_about := {
+	"daemonset": input.kind == "DaemonSet",
+	"constraint": {
+		"nodeName": nodes.node_name(spec),
+		"nodeSelector": nodes.node_selector(spec),
+		"required": object.get(spec, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"], null),
+	},
+	"label": sprintf("%s %q%s", [k8s.kind_label, name, _namespace_note]),
+	"workload": [input.kind, object.get(input, ["metadata", "namespace"], ""), name],
+} if {
+	spec := k8s.pod_spec
+	name := k8s.name
 }
 
 _namespace_note := sprintf(" in namespace %q", [input.metadata.namespace]) if {
@@ -140,20 +150,108 @@ _namespace_note := sprintf(" in namespace %q", [input.metadata.namespace]) if {
 } else := ""
 
 # aggregate: a host port that another workload of the run also takes on the
-# same nodes, when at least one of the two is a DaemonSet.
+# same nodes, when at least one of the two is a DaemonSet. Two facts collide
+# (_collide) when they come from different objects and workloads, one is a
+# DaemonSet's, their host IPs overlap and their node constraints are equal.
+# Hundreds of facts can share a group, so each fact does not scan its
+# group: the facts are indexed once, by group, constraint, DaemonSet or not
+# and host IP (_bucket), and each fact adds up the buckets it collides with
+# and takes away its own workload's and object's facts (_excluded).
 aggregate contains {"fact": a.id, "message": msg} if {
-	some group in input.groups["hostport-conflict"]
+	some key, group in _run_groups
 	count(group) > 1
 	some a in group
-	others := [b.label | some b in group; _collide(a, b)]
-	count(others) > 0
+	at := [key, a.constraint]
+	dss := _daemonset_classes(a.daemonset, _index.daemonsets[at])
+	ips := _ip_classes(a.hostIP, _index.ips[at])
+	buckets := [b |
+		some ds in dss
+		some ip in ips
+		b := _sorted_buckets[[key, a.constraint, ds, ip]]
+	]
+	excluded := _excluded(a, at, dss, ips)
+	n := sum([count(b) | some b in buckets]) - count(excluded)
+	n > 0
+	firsts := sort([e |
+		some b in buckets
+		some e in array.slice(b, 0, 3 + count(excluded))
+		not e[1] in excluded
+	])
+	names := [e[0] | some e in array.slice(firsts, 0, 3)]
 	msg := sprintf("hostPort %d/%s%s of %s is also used by %s on the same nodes: only one pod per node can bind it, so %s", [
-		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(others), _consequence(a),
+		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(names, n), _consequence(a),
 	])
 }
 
-# The same workload defined in two files (variants of one manifest) is one
-# object once applied, not two.
+_run_groups := input.groups["hostport-conflict"]
+
+# _bucket[[group, constraint, daemonset, hostIP]] holds the facts with these
+# values as [label, id] pairs: sorted, they list the labels in order, and the
+# ids keep equal labels apart and name the facts to leave out.
+_bucket[[key, f.constraint, f.daemonset, f.hostIP]] contains [f.label, f.id] if {
+	some key, group in _run_groups
+	count(group) > 1
+	some f in group
+}
+
+_sorted_buckets := {k: sort(b) | some k, b in _bucket}
+
+# The multi-value rules in full, each built in one pass over the facts: a
+# lookup by key into a rule would evaluate the rule again for that key.
+_index := {
+	"daemonsets": _dss,
+	"ips": _ips,
+	"by_workload": _by_workload,
+	"by_object": _by_object,
+}
+
+# The daemonset values and host IPs present per group and constraint.
+_dss[[key, f.constraint]] contains f.daemonset if {
+	some key, group in _run_groups
+	count(group) > 1
+	some f in group
+}
+
+_ips[[key, f.constraint]] contains f.hostIP if {
+	some key, group in _run_groups
+	count(group) > 1
+	some f in group
+}
+
+# A DaemonSet's fact collides with any other, another only with a
+# DaemonSet's.
+_daemonset_classes(true, present) := present
+
+_daemonset_classes(ds, present) := [true | true in present] if ds != true
+
+_ip_classes(ip, present) := present if _any_ip(ip)
+
+_ip_classes(ip, present) := [x | some x in present; _ips_overlap(ip, x)] if not _any_ip(ip)
+
+_any_ip(ip) if ip in {"", "0.0.0.0"}
+
+# _excluded is the ids of the facts among a's buckets that come from a's own
+# workload or object, a itself included: the same workload defined in two
+# files (variants of one manifest) is one object once applied, not two.
+_excluded(a, at, dss, ips) := {e[0] |
+	some e in (_index.by_workload[array.concat(at, [a.workload])] | _index.by_object[array.concat(at, [a.object])])
+	e[1] in dss
+	e[2] in ips
+}
+
+_by_workload[[key, f.constraint, f.workload]] contains [f.id, f.daemonset, f.hostIP] if {
+	some key, group in _run_groups
+	count(group) > 1
+	some f in group
+}
+
+_by_object[[key, f.constraint, f.object]] contains [f.id, f.daemonset, f.hostIP] if {
+	some key, group in _run_groups
+	count(group) > 1
+	some f in group
+}
+
+# The pairwise definition the index implements.
 _collide(a, b) if {
 	a.object != b.object
 	a.workload != b.workload
@@ -180,6 +278,8 @@ _ip_note("") := ""
 
 _ip_note(ip) := sprintf(" on %s", [ip]) if ip != ""
 
-_list(xs) := concat(", ", sort(xs)) if count(xs) <= 3
+# _list(names, n): the first (up to) three of n sorted labels, and how many
+# more there are.
+_list(names, n) := concat(", ", names) if n <= 3
 
-_list(xs) := sprintf("%s and %d more", [concat(", ", array.slice(sort(xs), 0, 3)), count(xs) - 3]) if count(xs) > 3
+_list(names, n) := sprintf("%s and %d more", [concat(", ", names), n - 3]) if n > 3

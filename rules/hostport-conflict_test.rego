@@ -125,3 +125,73 @@ test_one_workload_in_two_files_is_not_a_conflict if {
 		_ds("aws-node", _port({"containerPort": 1, "hostPort": 61678})),
 	]) == set()
 }
+
+_messages(objs) := {f.fact: f.message | some f in found} if {
+	found := aggregate with input as {"groups": _groups(objs)}
+}
+
+# The message lists three others, sorted, and counts the rest.
+test_many_others_are_counted if {
+	ds := [_ds(n, _port({"containerPort": 1, "hostPort": 80})) | some n in ["e", "b", "d", "a", "c"]]
+	msgs := _messages(ds)
+	count(msgs) == 5
+	msgs[0] == "hostPort 80/TCP of daemonset \"e\" in namespace \"ops\" is also used by daemonset \"a\" in namespace \"ops\", daemonset \"b\" in namespace \"ops\", daemonset \"c\" in namespace \"ops\" and 1 more on the same nodes: only one pod per node can bind it, so the other pods stay Pending there or the DaemonSet misses those nodes"
+	contains(msgs[3], "is also used by daemonset \"b\" in namespace \"ops\", daemonset \"c\" in namespace \"ops\", daemonset \"d\" in namespace \"ops\" and 1 more on")
+}
+
+# Two ports of one workload count twice in another's message, and never
+# against each other.
+test_a_workload_with_two_facts if {
+	two := {"containers": [
+		{"name": "a", "image": "i", "ports": [{"containerPort": 1, "hostPort": 80}]},
+		{"name": "b", "image": "i", "ports": [{"containerPort": 2, "hostPort": 80}]},
+	]}
+	all := [object.union(f, {"id": i, "object": o}) |
+		some [obj, o, i0] in [[_ds("a", two), "o0", 0], [_deploy("web", _port({"containerPort": 3, "hostPort": 80})), "o1", 10]]
+		fs := facts with input as obj
+		some k, f in [g | some g in fs]
+		i := i0 + k
+	]
+	found := aggregate with input as {"groups": {"hostport-conflict": {"80/TCP": all}}}
+	{f.fact | some f in found} == {0, 1, 10}
+	some f in found
+	f.fact == 10
+	contains(f.message, "is also used by daemonset \"a\" in namespace \"ops\", daemonset \"a\" in namespace \"ops\" on the same nodes")
+}
+
+_names(others) := concat(", ", others) if count(others) <= 3
+
+_names(others) := sprintf("%s and %d more", [concat(", ", array.slice(others, 0, 3)), count(others) - 3]) if count(others) > 3
+
+_ipd(name, kind, ip, selector) := object.union(_ds(name, object.union(_port({"containerPort": 1, "hostPort": 80, "hostIP": ip}), selector)), {"kind": kind})
+
+# The indexed aggregate finds exactly the pairs _collide defines, with the
+# same counts and names.
+test_aggregate_agrees_with_pairwise_collisions if {
+	gpu := {"nodeSelector": {"pool": "gpu"}}
+	objs := [
+		_ipd("a", "DaemonSet", "", {}),
+		_ipd("b", "Deployment", "", {}),
+		_ipd("c", "DaemonSet", "10.0.0.1", {}),
+		_ipd("d", "Deployment", "10.0.0.1", {}),
+		_ipd("e", "Deployment", "10.0.0.2", {}),
+		_ipd("f", "DaemonSet", "0.0.0.0", gpu),
+		_ipd("g", "Deployment", "10.0.0.2", gpu),
+		_ipd("h", "StatefulSet", "", gpu),
+		_ipd("a", "DaemonSet", "10.0.0.2", {}),
+		_ipd("i", "Deployment", "0.0.0.0", {}),
+	]
+	groups := _groups(objs)
+	got := _messages(objs)
+	want := {a.id: others |
+		some group in groups["hostport-conflict"]
+		some a in group
+		others := sort([b.label | some b in group; _collide(a, b)])
+		count(others) > 0
+	}
+	object.keys(got) == object.keys(want)
+	every id, others in want {
+		contains(got[id], sprintf(" is also used by %s on the same nodes", [_names(others)]))
+	}
+	count(want) == 10
+}

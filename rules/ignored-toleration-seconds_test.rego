@@ -156,3 +156,37 @@ test_not_a_daemonset_silent if {
 	_silent(object.union(_tols([_timed(_nr, "Exists", 300)]), {"kind": "Deployment"}))
 	_silent({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"tolerations": [_timed(_nr, "Exists", 300)]}})
 }
+
+# _first_match is the index in _effective; without a matching toleration of
+# its own, the pod's first match is one the controller appends.
+test_first_match_among_appended_tolerations if {
+	obj := _tols([_timed(_nr, "Exists", 300), {"key": "a", "operator": "Exists"}])
+	_first_match(_nr) == 0 with input as obj
+	_first_match(_ur) == 2 with input as obj
+	_first_match(_ur) == 0 with input as _tols([{"operator": "Exists"}])
+	_first_match(_nr) == 1 with input as _tols([{"key": "a"}, _timed(_nr, "Exists", 300)])
+	_first_match(_nr) == 0 with input as _tols(["not a mapping", _timed(_nr, "Exists", 300)]) # the empty toleration
+}
+
+# _created(j) is _effective[j] for the manifest's own indexes.
+test_created_is_the_effective_entry if {
+	every ts in [
+		[_timed(_nr, "Exists", 300), {"key": "a", "operator": "Exists"}, null, _timed(_ur, "Equal", 5)],
+		[_timed(_nr, "Exists", 300), _timed(_nr, "Exists", 30), {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": "x"}],
+	] {
+		every j, _ in ts {
+			_created(j) == _effective[j] with input as _tols(ts)
+		}
+	}
+}
+
+# Not-ready and unreachable only: the other tolerations the controller
+# replaces keep nothing worth reporting here.
+test_other_replaced_tolerations_with_seconds_silent if {
+	_silent(_tols([{"key": "node.kubernetes.io/memory-pressure", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5}]))
+}
+
+test_earlier_equal_toleration_without_seconds_decides_forever if {
+	msg := _one(report, _sp(1)) with input as _tols([{"key": _nr, "operator": "Equal", "effect": "NoExecute"}, _timed(_nr, "Exists", 60)])
+	contains(msg, "never evicted from not-ready nodes")
+}

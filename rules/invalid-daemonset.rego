@@ -61,6 +61,37 @@ import data.dslint.lib.k8s
 import data.dslint.lib.labels
 import data.dslint.lib.result
 
+# Most DaemonSets are plainly fine: _plainly_fine checks the common case
+# with a few expressions, and only the others get the full diagnosis of
+# _findings. OPA's rule index skips the rule for other kinds on input.kind.
+report contains finding if {
+	input.kind == "DaemonSet"
+	k8s.is_daemonset
+	not _plainly_fine
+	some finding in _findings
+}
+
+# _plainly_fine is a selector of matchLabels only, every pair a valid label
+# on the template, and no restartPolicy or activeDeadlineSeconds to object
+# to: then no check of _findings reports anything.
+_plainly_fine if {
+	selector := input.spec.selector
+	is_object(selector)
+	count(selector) == 1
+	match_labels := selector.matchLabels
+	is_object(match_labels)
+	count(match_labels) > 0
+	template_labels := input.spec.template.metadata.labels
+	every key, value in match_labels {
+		template_labels[key] == value
+		labels.valid_key(key)
+		labels.valid_value(value)
+	}
+	spec := k8s.pod_spec
+	object.get(spec, "restartPolicy", null) in {null, "", "Always"}
+	object.get(spec, "activeDeadlineSeconds", null) == null
+}
+
 _selector_path := ["spec", "selector"]
 
 _labels_path := ["spec", "template", "metadata", "labels"]
@@ -71,7 +102,7 @@ _labels_path := ["spec", "template", "metadata", "labels"]
 # labels.Nothing(), which matches no labels, so upstream reports "`selector`
 # does not match template `labels`". extensions/v1beta1 first defaulted it to
 # the template's labels when those are set.
-report contains result.fail(_selector_path, msg) if {
+_findings contains result.fail(_selector_path, msg) if {
 	k8s.is_daemonset
 	_selector == null
 	not _patch_fragment
@@ -82,7 +113,7 @@ _v1beta1_note := " (extensions/v1beta1 defaults it from the template's labels, b
 	input.apiVersion == "extensions/v1beta1"
 } else := ""
 
-report contains result.fail(_selector_path, msg) if {
+_findings contains result.fail(_selector_path, msg) if {
 	k8s.is_daemonset
 	is_object(_selector)
 	_selector_size == 0
@@ -119,32 +150,32 @@ _example_labels := json.marshal(_template_labels) if {
 
 # --- selector: valid label selector -------------------------------------------
 
-report contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
+_findings contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
 	some key, _ in _match_labels
 	problem := labels.key_problem(key)
 	msg := sprintf("selector matchLabels key %q is not a valid label key: %s", [key, problem])
 }
 
-report contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
+_findings contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
 	some key, value in _match_labels
 	problem := labels.value_problem(value)
 	msg := sprintf("selector matchLabels value %s for %q is not a valid label value: %s", [_show(value), key, problem])
 }
 
-report contains result.fail(array.concat(_selector_path, ["matchExpressions", i]), msg) if {
+_findings contains result.fail(array.concat(_selector_path, ["matchExpressions", i]), msg) if {
 	some i, expr in _match_expressions
 	not is_object(expr)
 	msg := sprintf("selector expression %s must be a mapping with key, operator and values", [_show(expr)])
 }
 
-report contains result.fail(_expr_path(i, "operator"), msg) if {
+_findings contains result.fail(_expr_path(i, "operator"), msg) if {
 	some i, expr in _expressions
 	op := object.get(expr, "operator", "")
 	not op in _operators
 	msg := sprintf("selector operator %s is not valid: use \"In\", \"NotIn\", \"Exists\" or \"DoesNotExist\"%s", [_show(op), _did_you_mean(op)])
 }
 
-report contains result.fail(_expr_path(i, "values"), msg) if {
+_findings contains result.fail(_expr_path(i, "values"), msg) if {
 	some i, expr in _expressions
 	op := expr.operator
 	op in {"In", "NotIn"}
@@ -152,7 +183,7 @@ report contains result.fail(_expr_path(i, "values"), msg) if {
 	msg := sprintf("selector expression on %s with operator %q needs values", [_show(object.get(expr, "key", "")), op])
 }
 
-report contains result.fail(_expr_path(i, "values"), msg) if {
+_findings contains result.fail(_expr_path(i, "values"), msg) if {
 	some i, expr in _expressions
 	op := expr.operator
 	op in {"Exists", "DoesNotExist"}
@@ -160,14 +191,14 @@ report contains result.fail(_expr_path(i, "values"), msg) if {
 	msg := sprintf("selector expression on %s with operator %q must not have values", [_show(object.get(expr, "key", "")), op])
 }
 
-report contains result.fail(_expr_path(i, "key"), msg) if {
+_findings contains result.fail(_expr_path(i, "key"), msg) if {
 	some i, expr in _expressions
 	key := object.get(expr, "key", "")
 	problem := labels.key_problem(key)
 	msg := sprintf("selector expression key %s is not a valid label key: %s", [_show(key), problem])
 }
 
-report contains result.fail(array.concat(_expr_path(i, "values"), [j]), msg) if {
+_findings contains result.fail(array.concat(_expr_path(i, "values"), [j]), msg) if {
 	some i, expr in _expressions
 	some j, value in _values(expr)
 	problem := labels.value_problem(value)
@@ -231,7 +262,7 @@ _valid_values(op, values) if {
 
 # --- selector: matches the template's labels ------------------------------------
 
-report contains result.fail(_labels_path, msg) if {
+_findings contains result.fail(_labels_path, msg) if {
 	k8s.is_daemonset
 	not _patch_fragment
 	_valid_selector
@@ -298,7 +329,7 @@ _patch_fragment if count(_array(object.get(k8s.pod_spec, "containers", []))) == 
 
 # --- template spec --------------------------------------------------------------
 
-report contains result.fail(array.concat(k8s.pod_spec_path, ["restartPolicy"]), msg) if {
+_findings contains result.fail(array.concat(k8s.pod_spec_path, ["restartPolicy"]), msg) if {
 	k8s.is_daemonset
 	policy := k8s.pod_spec.restartPolicy
 	policy != null
@@ -306,7 +337,7 @@ report contains result.fail(array.concat(k8s.pod_spec_path, ["restartPolicy"]), 
 	msg := sprintf("restartPolicy %s is not supported in a daemonset: only \"Always\" (the default); remove it", [_show(policy)])
 }
 
-report contains result.fail(array.concat(k8s.pod_spec_path, ["activeDeadlineSeconds"]), msg) if {
+_findings contains result.fail(array.concat(k8s.pod_spec_path, ["activeDeadlineSeconds"]), msg) if {
 	k8s.is_daemonset
 	seconds := k8s.pod_spec.activeDeadlineSeconds
 	seconds != null

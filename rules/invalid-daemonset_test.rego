@@ -361,3 +361,29 @@ test_all_problems_together if {
 	}
 	count(r) == 3
 }
+
+# --- the plainly fine shortcut and its edges -------------------------------------
+
+_template_with(fields) := object.union(_template(_labels), {"spec": object.union({"containers": _c}, fields)})
+
+# Each of these leaves the common shape (a selector of matchLabels only, every
+# pair on the template, no restartPolicy or activeDeadlineSeconds) and is
+# still judged in full.
+test_near_the_common_shape if {
+	_silent(_with_selector({"matchLabels": _labels, "other": 1}))
+	_silent(_with_selector({"matchLabels": _labels, "matchExpressions": []}))
+	_silent(_v1({"template": _template_with({"restartPolicy": null})}))
+	_silent(_v1({"template": _template_with({"restartPolicy": ""})}))
+	_silent(_v1({"template": _template_with({"activeDeadlineSeconds": null})}))
+	_silent(_v1({"template": object.union(_template({"app": "node-exporter", "tier": "x"}), {})}))
+	_one(report, _labels_path) with input as _v1({"template": _template({"app": 5})})
+	_one(report, array.concat(_sel_path, ["matchLabels", "app"])) with input as _with_selector({"matchLabels": {"app": "bad value"}})
+	_one(report, ["spec", "template", "spec", "restartPolicy"]) with input as _v1({"template": _template_with({"restartPolicy": false})})
+	_one(report, ["spec", "template", "spec", "activeDeadlineSeconds"]) with input as _v1({"template": _template_with({"activeDeadlineSeconds": 0})})
+}
+
+test_match_labels_that_are_not_a_mapping if {
+	_one(report, _sel_path) with input as _with_selector({"matchLabels": ["app"]})
+	_one(report, _sel_path) with input as _with_selector({"matchLabels": {}})
+	_silent(_with_selector({"matchLabels": null, "matchExpressions": [{"key": "app", "operator": "In", "values": ["node-exporter"]}]}))
+}

@@ -68,10 +68,11 @@ import data.dslint.lib.result
 import data.dslint.lib.tolerations as tol
 
 report contains result.fail(k8s.toleration_path(i), msg) if {
+	input.kind == "DaemonSet" # OPA's rule index skips the rule for other kinds
 	k8s.is_daemonset
+	spec := k8s.pod_spec
 	some i, t in k8s.tolerations
-	some auto in tol.daemonset_auto_tolerations(k8s.pod_spec)
-	tol.same_toleration(t, auto)
+	auto := tol.daemonset_replacement(spec, t)
 	not _eviction_timeout(t)
 	msg := sprintf("toleration {key: %s, operator: Exists, effect: %s} is redundant: the DaemonSet controller adds this exact toleration to %s (and replaces this one with it); remove it", [
 		auto.key,

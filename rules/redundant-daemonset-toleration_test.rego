@@ -138,3 +138,14 @@ test_malformed_tolerations_silent if {
 	_silent(_tols([null, "node.kubernetes.io/not-ready", []]))
 	_silent(_ds({"tolerations": "node.kubernetes.io/not-ready"}))
 }
+
+# hostNetwork must be the boolean true for the controller to add
+# network-unavailable.
+test_network_unavailable_with_host_network_not_a_boolean if {
+	_silent(_ds({"hostNetwork": "true", "tolerations": [_exists(_net, "NoSchedule")]}))
+}
+
+test_every_identical_toleration_is_reported if {
+	r := report with input as _tols([_exists(_nr, "NoExecute"), _exists("dedicated", "NoSchedule"), _exists(_nr, "NoExecute")])
+	{f.path | some f in r} == {_tp(0), _tp(2)}
+}
