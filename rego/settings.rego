@@ -7,11 +7,15 @@ package dslint.lib.settings
 
 # system_taints are the taint keys (exact, or prefixes ending in "/") that
 # belong to Kubernetes itself rather than to a dedicated pool.
+# CriticalAddonsOnly is not Kubernetes' own, but it is the well-known taint
+# that lets cluster add-ons onto nodes reserved for them: tolerating it grants
+# access, it does not dedicate a pool (see docs/corpus-review.md).
 default system_taints := [
 	"node.kubernetes.io/",
 	"node-role.kubernetes.io/",
 	"node.cloudprovider.kubernetes.io/",
 	"node.kubernetes.io/out-of-service",
+	"CriticalAddonsOnly",
 ]
 
 system_taints := data.dslint.config.systemTaints

@@ -9,8 +9,9 @@
 #   labels only (kubernetes.io/os, kubernetes.io/arch, topology.kubernetes.io/*,
 #   node.kubernetes.io/instance-type) does not pin pods to a pool. Taints that
 #   Kubernetes itself applies (node.kubernetes.io/*, node-role.kubernetes.io/*,
-#   node.cloudprovider.kubernetes.io/*; configurable as systemTaints) are not
-#   dedicated. DaemonSets run on every node they may, so for them the rule
+#   node.cloudprovider.kubernetes.io/*, and CriticalAddonsOnly, which lets
+#   cluster add-ons onto nodes reserved for them; configurable as
+#   systemTaints) are not dedicated. DaemonSets run on every node they may, so for them the rule
 #   only informs.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#example-use-cases
@@ -89,33 +90,12 @@ report contains finding if {
 # tol.field reads as "". Most keyed tolerations are of system taints
 # (not-ready, unreachable), so that test comes right after the key is read.
 # Only then, once per object, the node constraint.
-#
-# The two bodies differ only in the test of settings.is_system_taint(key):
-# key is an entry, or an entry that ends with "/" is a prefix of key. With
-# the default entries, each one that does not end with "/" starts with one
-# that does (a test checks it), so an entry that is a prefix of key at all
-# makes it a system taint and one builtin decides. Configured entries go
-# through the library; OPA's rule index skips that body when there are none.
 _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
-	not data.dslint.config.systemTaints
 	some i, t in k8s.tolerations
 	key := t.key
-	key != null
-	not strings.any_prefix_match(key, settings.system_taints)
+	is_string(key)
 	key != ""
-	object.get(t, "operator", "") in {"", "Equal", "Exists", null}
-	object.get(t, "effect", "") != "PreferNoSchedule"
-	_unpinned
-	msg := _message(t)
-}
-
-_report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
-	data.dslint.config.systemTaints
-	some i, t in k8s.tolerations
-	key := t.key
-	key != null
 	not settings.is_system_taint(key)
-	key != ""
 	object.get(t, "operator", "") in {"", "Equal", "Exists", null}
 	object.get(t, "effect", "") != "PreferNoSchedule"
 	_unpinned

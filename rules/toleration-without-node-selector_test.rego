@@ -278,20 +278,14 @@ test_custom_exact_system_taint_with_a_slash if {
 	{f.path | some f in r} == {_tpl_path(1)}
 }
 
-# The report relies on this: with the default systemTaints, an entry that
-# does not end with "/" (an exact key) starts with one that does, so any
-# entry that is a prefix of a key makes it a system taint.
-test_default_exact_system_taints_are_under_a_prefix if {
-	not data.dslint.config.systemTaints
-	every entry in data.dslint.lib.settings.system_taints {
-		_under_a_prefix(entry)
-	}
+# CriticalAddonsOnly grants cluster add-ons access to nodes reserved for
+# them; it does not dedicate a pool, so it is a system taint by default.
+test_critical_addons_only_is_not_dedicated if {
+	count(report) == 0 with input as _deployment({"tolerations": [{"key": "CriticalAddonsOnly", "operator": "Exists"}]})
 }
 
-_under_a_prefix(entry) if endswith(entry, "/")
-
-_under_a_prefix(entry) if {
-	some prefix in data.dslint.lib.settings.system_taints
-	endswith(prefix, "/")
-	startswith(entry, prefix)
+test_system_taint_entries_are_exact_or_prefixes if {
+	count(report) == 1 with input as _deployment({"tolerations": [{"key": "CriticalAddonsOnlyX", "operator": "Exists"}]})
+	count(report) == 1 with input as _deployment({"tolerations": [{"key": "node.kubernetes.ioX/a", "operator": "Exists"}]})
+	count(report) == 0 with input as _deployment({"tolerations": [{"key": "node.kubernetes.io/anything", "operator": "Exists"}]})
 }
