@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/dslint/dslint/internal/engine"
@@ -43,5 +44,25 @@ func TestReadmeRuleTableUpToDate(t *testing.T) {
 	}
 	if string(want) != string(readme) {
 		t.Errorf("the rule table of README.md is stale: %s", regenerate)
+	}
+}
+
+// TestReadmeSampleOutput keeps the README's picture of dslint's output true:
+// it must be what `dslint examples/` prints.
+func TestReadmeSampleOutput(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "```text\n$ dslint examples/\n"
+	_, after, ok := strings.Cut(string(readme), marker)
+	if !ok {
+		t.Fatalf("README.md has no %q block", marker)
+	}
+	want, _, _ := strings.Cut(after, "```")
+	t.Chdir("../..")
+	_, got, _ := run(t, "", "examples/")
+	if got != want {
+		t.Errorf("README.md's sample output is stale; replace it with what dslint examples/ prints:\n%s", got)
 	}
 }
