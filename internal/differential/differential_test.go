@@ -328,3 +328,17 @@ func (s *src) randomString() string {
 	}
 	return b.String()
 }
+
+// differential compares one Rego query with the upstream oracle on cases()
+// seeded cases drawn by gen.
+func differential[C interface{ oracle() bool }](t *testing.T, name, query, pkg string, seed uint64, gen func(*src) C) {
+	t.Parallel()
+	pq := prepare(t, query, pkg)
+	tl := &tally{t: t, name: name}
+	s := seeded(seed)
+	for range cases() {
+		c := gen(s)
+		tl.check(pq, toInput(t, c), c.oracle())
+	}
+	tl.done()
+}

@@ -298,29 +298,13 @@ func TestRequirementDifferential(t *testing.T) {
 // TestNodeSelectorDifferential: node_selector_matches against
 // NewLazyErrorNodeSelector(ns).Match(node), the error ignored.
 func TestNodeSelectorDifferential(t *testing.T) {
-	t.Parallel()
-	pq := prepare(t, nodeSelectorMatchesQ, nodeAffinityPackage)
-	tl := &tally{t: t, name: "node_selector_matches"}
-	s := seeded(4)
-	for range cases() {
-		c := genNodeSelectorCase(s)
-		tl.check(pq, toInput(t, c), c.oracle())
-	}
-	tl.done()
+	differential(t, "node_selector_matches", nodeSelectorMatchesQ, nodeAffinityPackage, 4, genNodeSelectorCase)
 }
 
 // TestPodMatchesNodeDifferential: pod_matches_node against
 // GetRequiredNodeAffinity(pod).Match(node), the error ignored.
 func TestPodMatchesNodeDifferential(t *testing.T) {
-	t.Parallel()
-	pq := prepare(t, podMatchesNodeQ, nodeAffinityPackage)
-	tl := &tally{t: t, name: "pod_matches_node"}
-	s := seeded(5)
-	for range cases() {
-		c := genPodCase(s)
-		tl.check(pq, toInput(t, c), c.oracle())
-	}
-	tl.done()
+	differential(t, "pod_matches_node", podMatchesNodeQ, nodeAffinityPackage, 5, genPodCase)
 }
 
 // FuzzNodeSelectorDifferential picks a node, a node selector and a pod spec

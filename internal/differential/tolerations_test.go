@@ -105,29 +105,13 @@ func (c tolerationListCase) oracle() bool {
 // TestTolerationDifferential: tolerates_with_gate against
 // Toleration.ToleratesTaint.
 func TestTolerationDifferential(t *testing.T) {
-	t.Parallel()
-	pq := prepare(t, toleratesQuery, tolerationsPackage)
-	tl := &tally{t: t, name: "tolerates_with_gate"}
-	s := seeded(1)
-	for range cases() {
-		c := genTolerationCase(s)
-		tl.check(pq, toInput(t, c), c.oracle())
-	}
-	tl.done()
+	differential(t, "tolerates_with_gate", toleratesQuery, tolerationsPackage, 1, genTolerationCase)
 }
 
 // TestTolerationListDifferential: tolerated (gate from settings) against
 // TolerationsTolerateTaint.
 func TestTolerationListDifferential(t *testing.T) {
-	t.Parallel()
-	pq := prepare(t, toleratedQuery, tolerationsPackage)
-	tl := &tally{t: t, name: "tolerated"}
-	s := seeded(2)
-	for range cases() {
-		c := genTolerationListCase(s)
-		tl.check(pq, toInput(t, c), c.oracle())
-	}
-	tl.done()
+	differential(t, "tolerated", toleratedQuery, tolerationsPackage, 2, genTolerationListCase)
 }
 
 // FuzzTolerationDifferential picks a toleration case from the fuzz bytes,
