@@ -59,6 +59,7 @@ package dslint.rules["invalid-daemonset"]
 
 import data.dslint.lib.k8s
 import data.dslint.lib.labels
+import data.dslint.lib.nodeaffinity
 import data.dslint.lib.result
 
 # Most DaemonSets are plainly fine: _plainly_fine checks the common case
@@ -282,38 +283,25 @@ _checked_expressions := _match_expressions if _valid_selector
 # labels.Set(template.Labels): a missing or non-mapping labels field is empty.
 _label_set := _object(_template_labels)
 
+# Label selector requirements match exactly as node selector requirements do
+# (labels.Requirement): the library decides, the rule only words it.
 _mismatches contains sprintf("%s=%q (the template %s)", [key, value, _has(key)]) if {
 	some key, value in _checked_labels
-	not _has_value_in(key, [value])
+	not nodeaffinity.requirement_matches({"key": key, "operator": "In", "values": [value]}, _label_set)
 }
 
-_mismatches contains sprintf("%s in (%s) (the template %s)", [expr.key, concat(", ", expr.values), _has(expr.key)]) if {
+_mismatches contains sprintf("%s (the template %s)", [_requirement_text(expr), _has(expr.key)]) if {
 	some expr in _checked_expressions
-	expr.operator == "In"
-	not _has_value_in(expr.key, expr.values)
+	not nodeaffinity.requirement_matches(expr, _label_set)
 }
 
-_mismatches contains sprintf("%s notin (%s) (the template %s)", [expr.key, concat(", ", expr.values), _has(expr.key)]) if {
-	some expr in _checked_expressions
-	expr.operator == "NotIn"
-	_has_value_in(expr.key, expr.values)
-}
+_requirement_text(expr) := sprintf("%s in (%s)", [expr.key, concat(", ", expr.values)]) if expr.operator == "In"
 
-_mismatches contains sprintf("the label %q (the template %s)", [expr.key, _has(expr.key)]) if {
-	some expr in _checked_expressions
-	expr.operator == "Exists"
-	not expr.key in object.keys(_label_set)
-}
+_requirement_text(expr) := sprintf("%s notin (%s)", [expr.key, concat(", ", expr.values)]) if expr.operator == "NotIn"
 
-_mismatches contains sprintf("no label %q (the template %s)", [expr.key, _has(expr.key)]) if {
-	some expr in _checked_expressions
-	expr.operator == "DoesNotExist"
-	expr.key in object.keys(_label_set)
-}
+_requirement_text(expr) := sprintf("the label %q", [expr.key]) if expr.operator == "Exists"
 
-# Not "not _label_set[key] in values": OPA would bind _label_set[key] outside
-# the negation, so an absent label would make the whole rule undefined.
-_has_value_in(key, values) if _label_set[key] in values
+_requirement_text(expr) := sprintf("no label %q", [expr.key]) if expr.operator == "DoesNotExist"
 
 _has(key) := sprintf("has %s=%q", [key, _label_set[key]]) if key in object.keys(_label_set)
 
