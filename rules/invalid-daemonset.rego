@@ -242,23 +242,12 @@ _valid_selector if {
 	}
 }
 
+# A label selector requirement parses like a node selector requirement
+# (labels.NewRequirement), without the node-only Gt and Lt.
 _valid_expression(expr) if {
 	is_object(expr)
-	labels.valid_key(object.get(expr, "key", ""))
-	_valid_values(expr.operator, _values(expr))
-	every value in _values(expr) {
-		labels.valid_value(value)
-	}
-}
-
-_valid_values(op, values) if {
-	op in {"In", "NotIn"}
-	count(values) > 0
-}
-
-_valid_values(op, values) if {
-	op in {"Exists", "DoesNotExist"}
-	count(values) == 0
+	expr.operator in _operators
+	nodeaffinity.requirement_parses(expr)
 }
 
 # --- selector: matches the template's labels ------------------------------------
