@@ -24,7 +24,11 @@ import (
 
 // Settings are the run's settings that rules read at data.dslint.config.
 type Settings struct {
-	Disabled     []string        `json:"-"` // rules not compiled at all
+	Disabled []string `json:"-"` // rules not compiled at all
+	// AllFields hands rules every field of the object. Without it, fields
+	// no built-in rule reads (unreadFields) are left out of input; rules
+	// written outside dslint need it.
+	AllFields    bool            `json:"-"`
 	SystemTaints []string        `json:"systemTaints,omitempty"`
 	FeatureGates map[string]bool `json:"featureGates,omitempty"`
 }
@@ -34,6 +38,7 @@ type Engine struct {
 	query     rego.PreparedEvalQuery // per object: findings, facts, workload
 	aggregate rego.PreparedEvalQuery // once per run: findings across objects
 	rules     map[string]finding.Rule
+	skip      map[string]bool // keys left out of input
 }
 
 // Raw is a finding as a rule reports it, before its path becomes a position.
@@ -102,6 +107,9 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{query: pq, aggregate: agg, rules: map[string]finding.Rule{}}
+	if !settings.AllFields {
+		e.skip = unreadFields
+	}
 	for _, r := range rules {
 		e.rules[r.ID] = r
 	}
@@ -138,7 +146,7 @@ func (e *Engine) Rule(id string) (finding.Rule, bool) {
 
 // Check evaluates every rule on one object node.
 func (e *Engine) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
-	input, err := toValue(obj)
+	input, err := toValue(obj, e.skip)
 	if err != nil {
 		return Verdict{}, err
 	}

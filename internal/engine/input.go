@@ -25,12 +25,29 @@ var errTooLarge = errors.New("object expands to more than 1,000,000 nodes (alias
 // API server: scalars typed as YAML 1.1 types them (sigs.k8s.io/yaml reads
 // plain yes/no/on/off as booleans), merge keys applied, aliases expanded
 // within limits.
-func toValue(n *yaml.Node) (ast.Value, error) {
-	c := converter{budget: maxNodes}
+//
+// Keys in skip are left out wherever they occur, with everything under them.
+func toValue(n *yaml.Node, skip map[string]bool) (ast.Value, error) {
+	c := converter{budget: maxNodes, skip: skip}
 	return c.value(n, 0)
 }
 
-type converter struct{ budget int }
+type converter struct {
+	budget int
+	skip   map[string]bool
+}
+
+// unreadFields are keys no built-in rule or library function reads, at any
+// depth: the bulk of a pod spec (container environment, probes, resources,
+// volumes). Converting them to Rego values was a fifth of the cost of
+// checking a typical workload. TestUnreadFieldsAreUnread fails when a Rego
+// file names one of them; rules from outside dslint see every field.
+var unreadFields = map[string]bool{
+	"args": true, "command": true, "env": true, "envFrom": true, "imagePullPolicy": true,
+	"lifecycle": true, "livenessProbe": true, "readinessProbe": true, "resources": true,
+	"securityContext": true, "startupProbe": true, "strategy": true, "volumeMounts": true,
+	"volumes": true,
+}
 
 func (c *converter) value(n *yaml.Node, depth int) (ast.Value, error) {
 	c.budget--
@@ -68,25 +85,34 @@ func (c *converter) value(n *yaml.Node, depth int) (ast.Value, error) {
 }
 
 func (c *converter) mapping(n *yaml.Node, depth int) (ast.Value, error) {
-	obj := ast.NewObject()
-	// Merged entries (<<: *base) first, so the mapping's own keys win.
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Tag == "!!merge" {
-			if err := c.merge(obj, n.Content[i+1], depth); err != nil {
-				return nil, err
-			}
-		}
-	}
+	pairs := make([][2]*ast.Term, 0, len(n.Content)/2)
+	merged := false
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if k.Tag == "!!merge" {
+			merged = true
+			continue
+		}
+		if c.skip[k.Value] {
 			continue
 		}
 		v, err := c.value(n.Content[i+1], depth+1)
 		if err != nil {
 			return nil, err
 		}
-		obj.Insert(keyTerm(keyString(k)), ast.NewTerm(v))
+		pairs = append(pairs, [2]*ast.Term{keyTerm(keyString(k)), ast.NewTerm(v)})
+	}
+	obj := ast.NewObject(pairs...)
+	if !merged {
+		return obj, nil
+	}
+	// Merged entries (<<: *base) only fill keys the mapping lacks.
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Tag == "!!merge" {
+			if err := c.merge(obj, n.Content[i+1], depth); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return obj, nil
 }
