@@ -5,7 +5,9 @@
 #   Adding a rule needs no edit here.
 package dslint.main
 
+import data.dslint.lib.inventory
 import data.dslint.lib.k8s
+import data.dslint.lib.placement as placement_lib
 
 # report is every finding of every enabled rule for the object in input.
 report contains finding if {
@@ -42,3 +44,11 @@ aggregate contains finding if {
 
 # result is everything dslint asks about one object, in one document.
 result := {"report": report, "facts": facts, "workload": workload, "patch": patch}
+
+# placement is where the pods of the workload in input can land on the
+# inventory's nodes (dslint schedule): the verdict per pool.
+placement := {"verdicts": placement_lib.verdicts, "eligible": placement_lib.eligible}
+
+# node_problems are the validation problems of the Node object in input, for
+# nodes of the inventory.
+node_problems := inventory.problems

@@ -195,9 +195,15 @@ node_selector_matches(ns, node) if {
 # absent or empty map places no constraint), and the required node affinity,
 # when set and not null, matches.
 pod_matches_node(pod_spec, node) if {
-	_selector_matches(nodes.node_selector(pod_spec), node_labels(node))
-	_affinity_matches(pod_spec, node)
+	selector_matches_node(pod_spec, node)
+	affinity_matches_node(pod_spec, node)
 }
+
+# selector_matches_node(pod_spec, node) is the nodeSelector half of
+# pod_matches_node, affinity_matches_node the required-affinity half.
+selector_matches_node(pod_spec, node) if _selector_matches(nodes.node_selector(pod_spec), node_labels(node))
+
+affinity_matches_node(pod_spec, node) if _affinity_matches(pod_spec, node)
 
 _selector_matches(selector, node_labels) if {
 	every key, value in selector {

@@ -16,6 +16,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -28,7 +29,10 @@ type Settings struct {
 	// AllFields hands rules every field of the object. Without it, fields
 	// no built-in rule reads (unreadFields) are left out of input; rules
 	// written outside dslint need it.
-	AllFields    bool            `json:"-"`
+	AllFields bool `json:"-"`
+	// Inventory is the node inventory rules and placement read at
+	// data.dslint.inventory (inventory.Inventory.Data); nil for none.
+	Inventory    map[string]any  `json:"-"`
 	SystemTaints []string        `json:"systemTaints,omitempty"`
 	FeatureGates map[string]bool `json:"featureGates,omitempty"`
 }
@@ -37,6 +41,8 @@ type Settings struct {
 type Engine struct {
 	query     rego.PreparedEvalQuery // per object: findings, facts, workload
 	aggregate rego.PreparedEvalQuery // once per run: findings across objects
+	placement rego.PreparedEvalQuery // per workload: where its pods can land
+	nodeCheck rego.PreparedEvalQuery // per inventory node: validation problems
 	rules     map[string]finding.Rule
 	skip      map[string]bool // keys left out of input
 }
@@ -97,16 +103,27 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 			enabled = append(enabled, m)
 		}
 	}
-	store := map[string]any{"dslint": map[string]any{"config": data}}
-	pq, err := prepare(ctx, "data.dslint.main.result", enabled, store)
-	if err != nil {
-		return nil, err
+	root := map[string]any{"config": data}
+	if settings.Inventory != nil {
+		root["inventory"] = settings.Inventory
 	}
-	agg, err := prepare(ctx, "data.dslint.main.aggregate", enabled, store)
-	if err != nil {
-		return nil, err
+	// Rules read the store on every evaluation: it hands out Rego values as
+	// they are, rather than converting the inventory each time.
+	store := inmem.NewFromObjectWithOpts(map[string]any{"dslint": root}, inmem.OptReturnASTValuesOnRead(true))
+	e := &Engine{rules: map[string]finding.Rule{}}
+	for _, q := range []struct {
+		query string
+		into  *rego.PreparedEvalQuery
+	}{
+		{"data.dslint.main.result", &e.query},
+		{"data.dslint.main.aggregate", &e.aggregate},
+		{"data.dslint.main.placement", &e.placement},
+		{"data.dslint.main.node_problems", &e.nodeCheck},
+	} {
+		if *q.into, err = prepare(ctx, q.query, enabled, store); err != nil {
+			return nil, err
+		}
 	}
-	e := &Engine{query: pq, aggregate: agg, rules: map[string]finding.Rule{}}
 	if !settings.AllFields {
 		e.skip = unreadFields
 	}
@@ -116,8 +133,8 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 	return e, nil
 }
 
-func prepare(ctx context.Context, query string, modules []*ast.Module, data map[string]any) (rego.PreparedEvalQuery, error) {
-	opts := []func(*rego.Rego){rego.Query(query), rego.Store(inmem.NewFromObject(data))}
+func prepare(ctx context.Context, query string, modules []*ast.Module, store storage.Store) (rego.PreparedEvalQuery, error) {
+	opts := []func(*rego.Rego){rego.Query(query), rego.Store(store)}
 	for _, m := range modules {
 		opts = append(opts, rego.ParsedModule(m))
 	}

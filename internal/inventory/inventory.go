@@ -1,0 +1,228 @@
+// Package inventory holds the nodes dslint places workloads on: Node objects
+// among the inputs, --nodes files (kubectl get nodes -o yaml or -o json) and
+// pools from the config. Nodes that share labels (per-node labels aside),
+// taints and cordoning form a pool, so that placement costs one judgement
+// per pool rather than per node. Whether a workload fits a node is decided in
+// Rego (rego/placement.rego); this package only gathers and groups.
+package inventory
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// PerNodeLabels are label keys whose values differ from node to node within
+// one pool: they do not split pools. A workload that constrains one of them
+// is judged node by node.
+var PerNodeLabels = []string{
+	"kubernetes.io/hostname",
+	"topology.kubernetes.io/zone",
+	"failure-domain.beta.kubernetes.io/zone",
+}
+
+// poolLabels name a node's pool on the common platforms, most specific first.
+var poolLabels = []string{
+	"cloud.google.com/gke-nodepool",
+	"eks.amazonaws.com/nodegroup",
+	"alpha.eksctl.io/nodegroup-name",
+	"kubernetes.azure.com/agentpool",
+	"agentpool",
+	"karpenter.sh/nodepool",
+	"karpenter.sh/provisioner-name",
+	"doks.digitalocean.com/node-pool",
+	"node.kubernetes.io/pool",
+	"node-pool",
+	"nodepool",
+	"pool",
+}
+
+// Node is one node, with its fields as Rego sees them.
+type Node struct {
+	Name          string
+	Labels        map[string]any
+	Taints        []any // as written: mappings with key, value and effect
+	Unschedulable any   // true, false or nil; anything else is a problem
+	File          string
+	Line, Column  int // where the node is defined
+	Pool          string
+
+	// Locate gives the position of a field of the node (a path as rules
+	// use them), for problems; nil means the node's own position.
+	Locate func(path []any) (line, column int)
+}
+
+// Object is the node as a Node object, as placement and validation read it.
+func (n *Node) Object() map[string]any {
+	meta := map[string]any{"name": n.Name}
+	if n.Labels != nil {
+		meta["labels"] = n.Labels
+	}
+	spec := map[string]any{}
+	if n.Taints != nil {
+		spec["taints"] = n.Taints
+	}
+	if n.Unschedulable != nil {
+		spec["unschedulable"] = n.Unschedulable
+	}
+	return map[string]any{"apiVersion": "v1", "kind": "Node", "metadata": meta, "spec": spec}
+}
+
+// Position is where a field of the node is defined.
+func (n *Node) Position(path []any) (line, column int) {
+	if n.Locate != nil {
+		return n.Locate(path)
+	}
+	return n.Line, n.Column
+}
+
+// Pool is a group of nodes with the same labels (per-node labels aside),
+// taints and cordoning.
+type Pool struct {
+	Name    string
+	Nodes   []*Node
+	Labels  map[string]any // the labels every node of the pool has alike
+	Varying []string       // per-node label keys some node of the pool has
+}
+
+// Inventory is every node of the run, grouped into pools.
+type Inventory struct {
+	Nodes []*Node
+	Pools []*Pool
+}
+
+// New groups nodes into pools, in the order they first appear. A node named
+// like an earlier one is left out: the first definition wins.
+func New(nodes []*Node) *Inventory {
+	inv := &Inventory{}
+	seen := map[string]bool{}
+	byKey := map[string]*Pool{}
+	var keys []string
+	for _, n := range nodes {
+		if seen[n.Name] {
+			continue
+		}
+		seen[n.Name] = true
+		inv.Nodes = append(inv.Nodes, n)
+		key := groupKey(n)
+		p := byKey[key]
+		if p == nil {
+			p = &Pool{Labels: shared(n.Labels)}
+			byKey[key] = p
+			keys = append(keys, key)
+		}
+		p.Nodes = append(p.Nodes, n)
+		for _, k := range PerNodeLabels {
+			if _, ok := n.Labels[k]; ok && !slices.Contains(p.Varying, k) {
+				p.Varying = append(p.Varying, k)
+			}
+		}
+	}
+	for _, k := range keys {
+		inv.Pools = append(inv.Pools, byKey[k])
+	}
+	nameTaken := map[string]int{}
+	for _, p := range inv.Pools {
+		p.Name = uniqueName(poolName(p), nameTaken)
+		for _, n := range p.Nodes {
+			n.Pool = p.Name
+		}
+	}
+	return inv
+}
+
+// Empty is true when there is no node to place workloads on.
+func (inv *Inventory) Empty() bool { return inv == nil || len(inv.Nodes) == 0 }
+
+// Data is the inventory as Rego reads it at data.dslint.inventory.
+func (inv *Inventory) Data() map[string]any {
+	pools := make([]any, 0, len(inv.Pools))
+	for _, p := range inv.Pools {
+		nodes := make([]any, 0, len(p.Nodes))
+		for _, n := range p.Nodes {
+			nodes = append(nodes, n.Object())
+		}
+		first := p.Nodes[0]
+		rep := (&Node{Labels: p.Labels, Taints: first.Taints, Unschedulable: first.Unschedulable}).Object()
+		varying := make([]any, 0, len(p.Varying))
+		for _, k := range p.Varying {
+			varying = append(varying, k)
+		}
+		pools = append(pools, map[string]any{"name": p.Name, "node": rep, "nodes": nodes, "varying": varying})
+	}
+	return map[string]any{"pools": pools}
+}
+
+// groupKey is what nodes of one pool have alike.
+func groupKey(n *Node) string {
+	key, _ := json.Marshal([]any{shared(n.Labels), n.Taints, n.Unschedulable == true})
+	return string(key)
+}
+
+// shared is labels without the per-node ones.
+func shared(labels map[string]any) map[string]any {
+	out := maps.Clone(labels)
+	for _, k := range PerNodeLabels {
+		delete(out, k)
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	return out
+}
+
+// poolName names a pool after its platform pool label, its node role, or
+// what its nodes' names have in common, in that order.
+func poolName(p *Pool) string {
+	name := p.Nodes[0].Pool // declared in the config
+	for _, k := range poolLabels {
+		if name != "" {
+			break
+		}
+		if v, ok := p.Labels[k].(string); ok && v != "" {
+			name = v
+			break
+		}
+	}
+	if name == "" {
+		for k := range p.Labels {
+			if role, ok := strings.CutPrefix(k, "node-role.kubernetes.io/"); ok && role != "" && (name == "" || role < name) {
+				name = role
+			}
+		}
+	}
+	if name == "" {
+		name = commonStem(p.Nodes)
+	}
+	if p.Nodes[0].Unschedulable == true {
+		name += " (cordoned)"
+	}
+	return name
+}
+
+// commonStem is the longest common prefix of the pool's node names without
+// trailing digits and separators ("gpu-1", "gpu-2" → "gpu"), or the first
+// name when they have none.
+func commonStem(nodes []*Node) string {
+	prefix := nodes[0].Name
+	for _, n := range nodes[1:] {
+		for !strings.HasPrefix(n.Name, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	stem := strings.TrimRight(prefix, "0123456789-_.")
+	if stem == "" {
+		return nodes[0].Name
+	}
+	return stem
+}
+
+func uniqueName(name string, taken map[string]int) string {
+	taken[name]++
+	if taken[name] == 1 {
+		return name
+	}
+	return fmt.Sprintf("%s-%d", name, taken[name])
+}

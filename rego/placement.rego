@@ -1,0 +1,217 @@
+# METADATA
+# description: |
+#   Placement: which nodes of the inventory the pods of the workload in input
+#   can land on, with the filters the scheduler and the DaemonSet controller
+#   apply (reference §2-§5): nodeName; nodeSelector AND required node affinity
+#   (nodeaffinity.pod_matches_node); NoSchedule and NoExecute taints, which
+#   must be tolerated (PreferNoSchedule never blocks); spec.unschedulable for
+#   ordinary pods. DaemonSet pods carry the controller's automatic
+#   tolerations and ignore spec.unschedulable. A pod that names its node
+#   (nodeName) bypasses the scheduler: the kubelet checks only the node
+#   affinity and NoExecute taints. Ordinary pods carry the not-ready and
+#   unreachable NoExecute tolerations the DefaultTolerationSeconds admission
+#   plugin adds. Resources, pod (anti-)affinity, topology spread and volumes
+#   are not modelled.
+#
+#   dslint puts the inventory at data.dslint.inventory: {"pools": [pool]},
+#   pool = {"name", "node": a Node object with the labels, taints and
+#   unschedulable every node of the pool shares, "nodes": [Node objects with
+#   their own labels too], "varying": [label keys whose values differ between
+#   the pool's nodes]}. A workload whose constraints name none of the varying
+#   keys, no node name and no matchFields fares alike on every node of a pool,
+#   so it is judged once per pool.
+package dslint.lib.placement
+
+import data.dslint.lib.k8s
+import data.dslint.lib.nodeaffinity
+import data.dslint.lib.nodes
+import data.dslint.lib.tolerations
+
+# has_inventory is true when the run has nodes to place workloads on.
+has_inventory if count(data.dslint.inventory.pools) > 0
+
+pools := data.dslint.inventory.pools
+
+# verdicts holds, for each pool of the inventory (by index), where the pods
+# of the workload in input can go: {"pool": i, "fits": true} or {"pool": i,
+# "reason": r, "detail": d} for the pool as a whole, or {"pool": i, "nodes":
+# [one such verdict per node, without "pool"]}.
+verdicts := [verdict |
+	some i, pool in pools
+	verdict := _pool_verdict(i, pool)
+] if {
+	k8s.is_workload
+	has_inventory
+}
+
+_pool_verdict(i, pool) := {"pool": i, "nodes": [node_verdict(k8s.pod_spec, n) | some n in pool.nodes]} if {
+	_node_specific(pool)
+} else := object.union({"pool": i}, node_verdict(k8s.pod_spec, pool.node))
+
+# _node_specific is true when the workload may fare differently on the nodes
+# of the pool: it names a node, selects by matchFields, or constrains a label
+# whose value differs between the pool's nodes.
+_node_specific(_) if nodes.node_name(k8s.pod_spec) != ""
+
+_node_specific(_) if {
+	some term in nodes.required_terms(k8s.pod_spec)
+	count(_list(term.matchFields)) > 0
+}
+
+_node_specific(pool) if {
+	some key in _constrained_keys
+	key in pool.varying
+}
+
+_constrained_keys contains key if some key, _ in nodes.node_selector(k8s.pod_spec)
+
+_constrained_keys contains req.key if {
+	some term in nodes.required_terms(k8s.pod_spec)
+	some req in _list(term.matchExpressions)
+}
+
+# eligible is the number of nodes the workload's pods can land on (for a
+# DaemonSet: its DESIRED count).
+eligible := sum([_fitting(v) | some v in vs]) if vs := verdicts
+
+_fitting(v) := count(pools[v.pool].nodes) if v.fits
+
+_fitting(v) := count([n | some n in v.nodes; n.fits]) if v.nodes
+
+_fitting(v) := 0 if v.reason
+
+_blocks contains {"reason": v.reason, "detail": v.detail, "nodes": count(pools[v.pool].nodes), "pool": v.pool} if {
+	some v in verdicts
+	v.reason
+}
+
+_blocks contains {"reason": n.reason, "detail": n.detail, "nodes": 1, "pool": v.pool, "node": j} if {
+	some v in verdicts
+	some j, n in v.nodes
+	n.reason
+}
+
+# node_verdict(pod_spec, node) is {"fits": true} when pods of the workload in
+# input (a DaemonSet's or not) can land on the Node object, otherwise the
+# first filter that blocks them, in the order node-name, node-selector,
+# node-affinity, taint, unschedulable: {"reason": r, "detail": d}.
+node_verdict(pod_spec, node) := {"reason": "node-name", "detail": sprintf("the pod names node %q", [name])} if {
+	name := nodes.node_name(pod_spec)
+	name != ""
+	name != nodeaffinity.node_name(node)
+} else := {"reason": "node-selector", "detail": _selector_detail(pod_spec, node)} if {
+	not nodeaffinity.selector_matches_node(pod_spec, node)
+} else := {"reason": "node-affinity", "detail": _affinity_detail(pod_spec, node)} if {
+	not nodeaffinity.affinity_matches_node(pod_spec, node)
+} else := {"reason": "taint", "detail": sprintf("untolerated taint %s", [tolerations.string_of_taint(taint)])} if {
+	some taint in _node_taints(node)
+	taint.effect in _blocking_effects(pod_spec)
+	not tolerations.tolerated(pod_tolerations(pod_spec), taint)
+} else := {"reason": "unschedulable", "detail": "the node is cordoned (spec.unschedulable)"} if {
+	node.spec.unschedulable == true
+	not k8s.is_daemonset
+	nodes.node_name(pod_spec) == ""
+	not tolerations.tolerated(pod_tolerations(pod_spec), _unschedulable_taint)
+} else := {"fits": true}
+
+_unschedulable_taint := {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
+
+# A pod that names its node is admitted by the kubelet, which evicts on
+# NoExecute taints only.
+_blocking_effects(pod_spec) := {"NoExecute"} if {
+	nodes.node_name(pod_spec) != ""
+	not k8s.is_daemonset
+} else := {"NoSchedule", "NoExecute"}
+
+_node_taints(node) := ts if {
+	ts := node.spec.taints
+	is_array(ts)
+} else := []
+
+# pod_tolerations(pod_spec) are the tolerations the pods carry when they are
+# placed: a DaemonSet's with the controller's own, an ordinary pod's with the
+# not-ready and unreachable ones admission adds unless the pod has one for
+# that key (or every key) and NoExecute (or every effect).
+pod_tolerations(pod_spec) := tolerations.daemonset_pod_tolerations(pod_spec) if {
+	k8s.is_daemonset
+} else := array.concat(own, [d |
+	some d in _admission_defaults
+	not _has_default_for(own, d.key)
+]) if {
+	own := _list(pod_spec.tolerations)
+} else := _admission_defaults
+
+_admission_defaults := [
+	{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+	{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+]
+
+_has_default_for(own, key) if {
+	some t in own
+	tolerations.field(t, "key") in {key, ""}
+	tolerations.field(t, "effect") in {"NoExecute", ""}
+}
+
+# _selector_detail names the first nodeSelector entry (by key) the node lacks.
+_selector_detail(pod_spec, node) := d if {
+	selector := nodes.node_selector(pod_spec)
+	labels := nodeaffinity.node_labels(node)
+	missing := [sprintf("%s=%s", [k, selector[k]]) | some k in sort(object.keys(selector)); object.get(labels, k, null) != selector[k]]
+	d := sprintf("node selector %s: %s", [missing[0], _has_label(labels, split(missing[0], "=")[0])])
+}
+
+_has_label(labels, key) := sprintf("the node has %s=%s", [key, labels[key]]) if {
+	is_string(labels[key])
+} else := sprintf("the node has no label %s", [key])
+
+# _affinity_detail names the failing requirement of a single required term,
+# or says that none of several terms matches.
+_affinity_detail(pod_spec, node) := sprintf("required node affinity: %s does not hold", [_describe_requirement(failing[0])]) if {
+	terms := nodes.required_terms(pod_spec)
+	count(terms) == 1
+	failing := [req | some req in _list(terms[0].matchExpressions); not _requirement_holds(req, node)]
+	count(failing) > 0
+} else := sprintf("required node affinity: none of its %d terms matches", [count(nodes.required_terms(pod_spec))]) if {
+	count(nodes.required_terms(pod_spec)) > 1
+} else := "required node affinity does not match"
+
+_requirement_holds(req, node) if {
+	nodeaffinity.requirement_parses(req)
+	nodeaffinity.requirement_matches(req, nodeaffinity.node_labels(node))
+}
+
+_describe_requirement(req) := sprintf("%v %v", [req.key, req.operator]) if {
+	req.operator in {"Exists", "DoesNotExist"}
+} else := sprintf("%v %v %v", [req.key, req.operator, object.get(req, "values", [])])
+
+_list(x) := x if is_array(x)
+
+_list(x) := [] if not is_array(x)
+
+# blocking_reasons are the reasons nodes turn the workload's pods away, the
+# one that blocks most nodes first: {"reason", "nodes": count, "text"}.
+blocking_reasons := [r |
+	some [_, reason] in sort({[0 - n, reason] | some reason, n in _nodes_by_reason})
+	r := {"reason": reason, "nodes": _nodes_by_reason[reason], "text": _reason_text(reason)}
+]
+
+_nodes_by_reason[reason] := sum([b.nodes | some b in _blocks; b.reason == reason]) if {
+	some b in _blocks
+	reason := b.reason
+}
+
+# _reason_text is "<requirement> blocks N nodes (pools)", with the
+# requirement as the details say it when they agree.
+_reason_text(reason) := sprintf("%s blocks %s (%s)", [_requirement(reason), _count_nodes(_nodes_by_reason[reason]), concat(", ", _pools_of(reason))])
+
+_requirement(reason) := what if {
+	whats := {split(b.detail, ": the node")[0] | some b in _blocks; b.reason == reason}
+	count(whats) == 1
+	some what in whats
+} else := reason
+
+_count_nodes(1) := "1 node"
+
+_count_nodes(n) := sprintf("%d nodes", [n]) if n != 1
+
+_pools_of(reason) := [pools[i].name | some i in sort({b.pool | some b in _blocks; b.reason == reason})]

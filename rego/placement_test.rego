@@ -1,0 +1,152 @@
+package dslint.lib.placement_test
+
+import data.dslint.lib.placement
+
+_node(name, labels, taints, unschedulable) := {
+	"metadata": {"name": name, "labels": labels},
+	"spec": {"taints": taints, "unschedulable": unschedulable},
+}
+
+_pool(name, labels, taints, names) := {
+	"name": name,
+	"node": _node("", labels, taints, false),
+	"nodes": [_node(n, object.union(labels, {"kubernetes.io/hostname": n}), taints, false) | some n in names],
+	"varying": ["kubernetes.io/hostname"],
+}
+
+_gpu_taint := {"key": "hw", "value": "gpu", "effect": "NoSchedule"}
+
+_inventory := {"pools": [
+	_pool("general", {"pool": "general"}, [], ["g-1", "g-2", "g-3"]),
+	_pool("gpu", {"pool": "gpu", "gpus": "08"}, [_gpu_taint], ["gpu-1", "gpu-2"]),
+	_pool("control-plane", {"node-role.kubernetes.io/control-plane": ""}, [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}], ["cp-1"]),
+]}
+
+_deployment(spec) := {
+	"apiVersion": "apps/v1",
+	"kind": "Deployment",
+	"metadata": {"name": "app"},
+	"spec": {"template": {"spec": object.union({"containers": [{"name": "c", "image": "i"}]}, spec)}},
+}
+
+_daemonset(spec) := object.union(_deployment(spec), {"kind": "DaemonSet"})
+
+test_unconstrained_deployment_fits_untainted_pool_only if {
+	v := placement.verdicts with input as _deployment({}) with data.dslint.inventory as _inventory
+	v[0] == {"pool": 0, "fits": true}
+	v[1] == {"pool": 1, "reason": "taint", "detail": "untolerated taint hw=gpu:NoSchedule"}
+	v[2].reason == "taint"
+	placement.eligible == 3 with input as _deployment({}) with data.dslint.inventory as _inventory
+}
+
+test_selector_and_toleration_pin_to_gpu if {
+	w := _deployment({"nodeSelector": {"pool": "gpu"}, "tolerations": [{"key": "hw", "operator": "Exists"}]})
+	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v[0] == {"pool": 0, "reason": "node-selector", "detail": "node selector pool=gpu: the node has pool=general"}
+	v[1] == {"pool": 1, "fits": true}
+	v[2] == {"pool": 2, "reason": "node-selector", "detail": "node selector pool=gpu: the node has no label pool"}
+	placement.eligible == 2 with input as w with data.dslint.inventory as _inventory
+}
+
+test_numeric_affinity_with_leading_zero if {
+	w := _deployment({
+		"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "gpus", "operator": "Gt", "values": ["4"]}]}]}}},
+		"tolerations": [{"key": "hw", "value": "gpu", "effect": "NoSchedule"}],
+	})
+	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v[0] == {"pool": 0, "reason": "node-affinity", "detail": "required node affinity: gpus Gt [\"4\"] does not hold"}
+	v[1] == {"pool": 1, "fits": true}
+}
+
+test_hostname_selector_is_judged_per_node if {
+	w := _deployment({"nodeSelector": {"kubernetes.io/hostname": "g-2"}})
+	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	[n.fits | some n in v[0].nodes; n.fits] == [true]
+	v[0].nodes[1] == {"fits": true}
+	v[0].nodes[0].reason == "node-selector"
+	placement.eligible == 1 with input as w with data.dslint.inventory as _inventory
+}
+
+test_node_name_bypasses_noschedule_taints if {
+	w := _deployment({"nodeName": "gpu-2"})
+	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v[1].nodes[0] == {"reason": "node-name", "detail": "the pod names node \"gpu-2\""}
+	v[1].nodes[1] == {"fits": true}
+	placement.eligible == 1 with input as w with data.dslint.inventory as _inventory
+}
+
+test_match_fields_is_judged_per_node if {
+	w := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["g-1"]}]}]}}}})
+	placement.eligible == 2 with input as w with data.dslint.inventory as _inventory
+}
+
+test_daemonset_needs_control_plane_toleration if {
+	v := placement.verdicts with input as _daemonset({}) with data.dslint.inventory as _inventory
+	v[2] == {"pool": 2, "reason": "taint", "detail": "untolerated taint node-role.kubernetes.io/control-plane:NoSchedule"}
+	w := _daemonset({"tolerations": [{"operator": "Exists"}]})
+	placement.eligible == 6 with input as w with data.dslint.inventory as _inventory
+}
+
+_cordoned := {"pools": [{
+	"name": "cordoned",
+	"node": _node("", {}, [], true),
+	"nodes": [_node("c-1", {}, [], true)],
+	"varying": [],
+}]}
+
+test_unschedulable_blocks_pods_not_daemonsets if {
+	v := placement.verdicts with input as _deployment({}) with data.dslint.inventory as _cordoned
+	v[0].reason == "unschedulable"
+	d := placement.verdicts with input as _daemonset({}) with data.dslint.inventory as _cordoned
+	d[0].fits
+	t := _deployment({"tolerations": [{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}]})
+	u := placement.verdicts with input as t with data.dslint.inventory as _cordoned
+	u[0].fits
+}
+
+_not_ready := {"pools": [{
+	"name": "not-ready",
+	"node": _node("", {}, [{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}], false),
+	"nodes": [_node("n-1", {}, [{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}], false)],
+	"varying": [],
+}]}
+
+test_admission_adds_not_ready_toleration if {
+	v := placement.verdicts with input as _deployment({}) with data.dslint.inventory as _not_ready
+	v[0].fits
+
+	# a toleration of the key with another value stops admission adding its own
+	w := _deployment({"tolerations": [{"key": "node.kubernetes.io/not-ready", "value": "x", "effect": "NoExecute"}]})
+	u := placement.verdicts with input as w with data.dslint.inventory as _not_ready
+	u[0].reason == "taint"
+}
+
+test_prefer_no_schedule_never_blocks if {
+	inv := {"pools": [_pool("batch", {}, [{"key": "batch", "effect": "PreferNoSchedule"}], ["b-1"])]}
+	v := placement.verdicts with input as _deployment({}) with data.dslint.inventory as inv
+	v[0].fits
+}
+
+test_no_inventory_no_verdicts if {
+	not placement.verdicts with input as _deployment({}) with data.dslint.inventory as {}
+	not placement.has_inventory with data.dslint.inventory as {"pools": []}
+}
+
+test_blocking_reasons_count_nodes if {
+	w := _deployment({"nodeSelector": {"pool": "tpu"}, "tolerations": [{"key": "hw", "operator": "Exists"}]})
+	r := placement.blocking_reasons with input as w with data.dslint.inventory as _inventory
+	r == [{"reason": "node-selector", "nodes": 6, "text": "node selector pool=tpu blocks 6 nodes (general, gpu, control-plane)"}]
+}
+
+test_blocking_reasons_most_nodes_first if {
+	w := _deployment({"nodeSelector": {"pool": "gpu"}})
+	r := placement.blocking_reasons with input as w with data.dslint.inventory as _inventory
+	[x.text | some x in r] == [
+		"node selector pool=gpu blocks 4 nodes (general, control-plane)",
+		"untolerated taint hw=gpu:NoSchedule blocks 2 nodes (gpu)",
+	]
+}
+
+test_nothing_to_place_for_non_workloads if {
+	not placement.eligible with input as {"apiVersion": "v1", "kind": "ConfigMap"} with data.dslint.inventory as _inventory
+}
