@@ -48,6 +48,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"lint", "lint files and directories (the default command)", runLint},
+		{"schedule", "show which nodes each workload's pods can land on (needs --nodes)", runSchedule},
 		{"rules", "list the rules", runRules},
 		{"explain", "explain one rule: what, why, a bad and a good example, the fix", runExplain},
 		{"version", "print the version", runVersion},
@@ -96,6 +97,7 @@ Kubernetes scheduler's own semantics.
 
 Usage:
   dslint [lint] [flags] PATH...   lint files and directories ("-" reads stdin)
+  dslint schedule --nodes FILE [flags] PATH...
   dslint rules [--format text|json|markdown]
   dslint explain RULE
   dslint version

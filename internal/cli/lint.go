@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -21,6 +22,7 @@ type lintFlags struct {
 	failOn    string
 	quiet     bool
 	parseOnly bool
+	nodes     []string
 }
 
 func runLint(e *env, args []string) (int, error) {
@@ -30,6 +32,7 @@ func runLint(e *env, args []string) (int, error) {
 	fs.StringVarP(&fl.output, "output", "o", "", "write the report to `FILE` instead of stdout")
 	fs.StringVar(&fl.failOn, "fail-on", "warning", "lowest severity that makes the exit code 1: "+quoteList(failOnLevels))
 	fs.BoolVarP(&fl.quiet, "quiet", "q", false, "no summary line")
+	fs.StringArrayVar(&fl.nodes, "nodes", nil, "node inventory `FILE` (kubectl get nodes -o yaml or -o json; repeatable; - for stdin)")
 	fs.BoolVar(&fl.parseOnly, "parse-only", false, "read and parse the inputs, run no rule (for benchmarks)")
 	_ = fs.MarkHidden("parse-only")
 	if err := parseFlags(fs, args); err != nil {
@@ -52,13 +55,20 @@ func runLint(e *env, args []string) (int, error) {
 	if len(srcs) == 0 {
 		return 0, usagef("no manifests found in %v (looked for *.yaml, *.yml and *.json files)", paths)
 	}
-	var eng *engine.Engine
-	if !fl.parseOnly {
-		if eng, err = loadEngine(engine.Settings{}); err != nil {
-			return 0, err
-		}
+	if err := checkNodesStdin(fl.nodes, paths); err != nil {
+		return 0, err
 	}
-	res, problems := lint.Run(context.Background(), eng, srcs, e.stdin, lint.Options{ParseOnly: fl.parseOnly})
+	nodes, err := loadNodes(e, fl.nodes)
+	if err != nil {
+		return 0, err
+	}
+	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
+		ParseOnly: fl.parseOnly, Nodes: nodes, Engine: engineFor(engine.Settings{}),
+	})
+	if len(problems.Inventory) > 0 {
+		return 0, usageError{fmt.Errorf("invalid node inventory:\n%w", errors.Join(problems.Inventory...))}
+	}
+	res := out.Result
 	if err := writeReport(e, fl, res); err != nil {
 		return 0, err
 	}

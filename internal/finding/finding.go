@@ -116,6 +116,8 @@ type Summary struct {
 	Infos      int `json:"infos"`
 	Suppressed int `json:"suppressed"`
 	NonK8s     int `json:"-"` // documents that are not Kubernetes objects
+	Nodes      int `json:"-"` // nodes of the inventory workloads were placed on
+	Pools      int `json:"-"` // the pools those nodes form
 }
 
 // Result is everything a report prints.

@@ -66,7 +66,7 @@ func hasBase(prefix string) func(string) bool {
 // checkExample lints an explain example and checks it fails (or passes) the rule.
 func checkExample(t *testing.T, eng *engine.Engine, id, name, src string, wantFinding bool) {
 	t.Helper()
-	res, problems := Run(context.Background(), eng, []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{})
+	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{Engine: fixed(eng)})
 	if len(problems.Internal)+len(problems.Unreadable) > 0 {
 		t.Fatalf("%s example: %v", name, problems)
 	}

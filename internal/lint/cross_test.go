@@ -50,7 +50,7 @@ func TestCrossFileFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, problems := Run(context.Background(), newEngine(t), srcs, nil, Options{})
+	res, problems := Run(context.Background(), srcs, nil, Options{Engine: fixed(newEngine(t))})
 	if len(problems.Internal) > 0 {
 		t.Fatal(problems.Internal)
 	}

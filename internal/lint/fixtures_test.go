@@ -14,6 +14,7 @@ import (
 	"github.com/dslint/dslint"
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/manifest"
 )
 
@@ -28,14 +29,25 @@ func newEngine(t testing.TB) *engine.Engine {
 	return eng
 }
 
+// fixed is an engine factory that uses eng for runs without inventory and
+// builds one with the built-in rules for the others.
+func fixed(eng *engine.Engine) func(*inventory.Inventory) (*engine.Engine, error) {
+	return func(inv *inventory.Inventory) (*engine.Engine, error) {
+		if inv.Empty() {
+			return eng, nil
+		}
+		return engine.New(context.Background(), dslint.Policies, engine.Settings{Inventory: inv.Data()})
+	}
+}
+
 // lintFile runs the whole pipeline on one file.
 func lintFile(t testing.TB, eng *engine.Engine, path string) *finding.Result {
 	t.Helper()
-	res, problems := Run(context.Background(), eng, []manifest.Source{{Path: path, Name: filepath.ToSlash(path)}}, nil, Options{})
-	for _, p := range append(problems.Unreadable, problems.Internal...) {
-		t.Errorf("%v", p)
+	res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: filepath.ToSlash(path)}}, nil, Options{Engine: fixed(eng)})
+	if err := problems.Err(); err != nil {
+		t.Errorf("%v", err)
 	}
-	return res
+	return res.Result
 }
 
 // want is one expected finding: "# want: rule-id" or "# want: rule-id@col".

@@ -5,17 +5,21 @@
 package lint
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/manifest"
 )
 
@@ -23,6 +27,28 @@ import (
 type Options struct {
 	Workers   int  // parallel workers; 0 means one per CPU
 	ParseOnly bool // read and parse, evaluate nothing (for benchmarks)
+	Schedule  bool // place workloads on the inventory instead of checking them
+
+	// Nodes is the inventory from outside the inputs (--nodes files, pools
+	// of the config); Node objects among the inputs join it.
+	Nodes []*inventory.Node
+	// Engine builds the engine for the run's inventory (empty for none).
+	Engine func(*inventory.Inventory) (*engine.Engine, error)
+}
+
+// Placement is where the pods of one workload can land.
+type Placement struct {
+	Object finding.Object
+	File   string
+	Line   int
+	engine.Placement
+}
+
+// Outcome is everything a run found.
+type Outcome struct {
+	*finding.Result
+	Inventory  *inventory.Inventory
+	Placements []Placement // with Options.Schedule, in input order
 }
 
 // helmHint is the reason given for a skipped Helm template.
@@ -32,7 +58,13 @@ const helmHint = "helm template syntax: render the chart first (helm template RE
 // and internal errors on single objects. The rest of the run goes on.
 type Problems struct {
 	Unreadable []error // a named or found file could not be read
+	Inventory  []error // an invalid node: file:line:col and what is wrong
 	Internal   []error // a bug: a rule or the engine failed on one object
+}
+
+// Err is the problems as one error for the caller's stderr, nil for none.
+func (p Problems) Err() error {
+	return errors.Join(slices.Concat(p.Unreadable, p.Inventory, p.Internal)...)
 }
 
 // fileResult is what one input file contributed.
@@ -46,11 +78,90 @@ type fileResult struct {
 	workloads int
 	other     int
 	problems  Problems
+
+	nodes      []*inventory.Node // Node objects of the file
+	placements []Placement
+	stdin      []byte // the bytes of stdin, kept for a second pass
 }
 
-// Run lints every source.
-func Run(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, stdin io.Reader, opts Options) (res *finding.Result, problems Problems) {
-	results := make([]fileResult, len(srcs))
+// Run lints every source, or places its workloads (Options.Schedule). The
+// inventory must be complete before any workload is judged: when Node
+// objects turn up among the inputs, the files with workloads are checked
+// again once every file has been read.
+func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Options) (*Outcome, Problems) {
+	out := &Outcome{Result: &finding.Result{}}
+	var problems Problems
+	out.Inventory = inventory.New(opts.Nodes)
+	var eng *engine.Engine
+	if !opts.ParseOnly {
+		var err error
+		if eng, err = opts.Engine(out.Inventory); err != nil {
+			problems.Internal = append(problems.Internal, err)
+			return out, problems
+		}
+		if problems.Inventory = validate(ctx, eng, out.Inventory.Nodes); len(problems.Inventory) > 0 {
+			return out, problems
+		}
+	}
+	results := checkFiles(ctx, eng, srcs, nil, stdin, opts)
+	var found []*inventory.Node
+	for _, r := range results {
+		found = append(found, r.nodes...)
+	}
+	if len(found) > 0 {
+		if problems.Inventory = validate(ctx, eng, found); len(problems.Inventory) > 0 {
+			return out, problems
+		}
+		out.Inventory = inventory.New(slices.Concat(opts.Nodes, found))
+		var err error
+		if eng, err = opts.Engine(out.Inventory); err != nil {
+			problems.Internal = append(problems.Internal, err)
+			return out, problems
+		}
+		checkFiles(ctx, eng, srcs, results, stdin, opts)
+	}
+	if eng != nil {
+		out.Rules = eng.Rules()
+	}
+	var facts []engine.Fact
+	var factAt []finding.Finding
+	for _, r := range results {
+		out.Findings = append(out.Findings, r.findings...)
+		out.Placements = append(out.Placements, r.placements...)
+		facts = append(facts, r.facts...)
+		factAt = append(factAt, r.factAt...)
+		if r.skipped != nil {
+			out.Skipped = append(out.Skipped, *r.skipped)
+		}
+		out.Summary.Objects += r.objects
+		out.Summary.Workloads += r.workloads
+		out.Summary.NonK8s += r.other
+		problems.Unreadable = append(problems.Unreadable, r.problems.Unreadable...)
+		problems.Internal = append(problems.Internal, r.problems.Internal...)
+	}
+	out.Summary.Files = len(srcs)
+	if !out.Inventory.Empty() {
+		out.Summary.Nodes, out.Summary.Pools = len(out.Inventory.Nodes), len(out.Inventory.Pools)
+	}
+	if !opts.Schedule {
+		cross, err := crossFindings(ctx, eng, facts, factAt)
+		if err != nil {
+			problems.Internal = append(problems.Internal, err)
+		}
+		out.Findings = append(out.Findings, cross...)
+	}
+	finding.Sort(out.Findings)
+	out.Count()
+	return out, problems
+}
+
+// checkFiles checks the sources in parallel. With earlier results (a second
+// pass), only the files that had workloads are checked again, in place.
+func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, earlier []fileResult, stdin io.Reader, opts Options) []fileResult {
+	results := earlier
+	if results == nil {
+		results = make([]fileResult, len(srcs))
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -62,44 +173,37 @@ func Run(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, stdin 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = checkFile(ctx, eng, srcs[i], stdin, opts)
+				in := stdin
+				if earlier != nil {
+					in = bytes.NewReader(earlier[i].stdin)
+				}
+				results[i] = checkFile(ctx, eng, srcs[i], in, opts)
 			}
 		}()
 	}
 	for i := range srcs {
-		next <- i
+		if earlier == nil || earlier[i].workloads > 0 {
+			next <- i
+		}
 	}
 	close(next)
 	wg.Wait()
+	return results
+}
 
-	res = &finding.Result{}
-	if eng != nil {
-		res.Rules = eng.Rules()
-	}
-	var facts []engine.Fact
-	var factAt []finding.Finding
-	for _, r := range results {
-		res.Findings = append(res.Findings, r.findings...)
-		facts = append(facts, r.facts...)
-		factAt = append(factAt, r.factAt...)
-		if r.skipped != nil {
-			res.Skipped = append(res.Skipped, *r.skipped)
+// validate checks inventory nodes as the API server would.
+func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) (errs []error) {
+	for _, n := range nodes {
+		ps, err := eng.NodeProblems(ctx, n.Object())
+		if err != nil {
+			return append(errs, err)
 		}
-		res.Summary.Objects += r.objects
-		res.Summary.Workloads += r.workloads
-		res.Summary.NonK8s += r.other
-		problems.Unreadable = append(problems.Unreadable, r.problems.Unreadable...)
-		problems.Internal = append(problems.Internal, r.problems.Internal...)
+		for _, p := range ps {
+			line, col := n.Position(p.Path)
+			errs = append(errs, fmt.Errorf("%s:%d:%d: node %q: %s", n.File, line, col, n.Name, p.Message))
+		}
 	}
-	res.Summary.Files = len(srcs)
-	cross, err := crossFindings(ctx, eng, facts, factAt)
-	if err != nil {
-		problems.Internal = append(problems.Internal, err)
-	}
-	res.Findings = append(res.Findings, cross...)
-	finding.Sort(res.Findings)
-	res.Count()
-	return res, problems
+	return errs
 }
 
 func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
@@ -107,6 +211,9 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 	if err != nil {
 		out.problems.Unreadable = append(out.problems.Unreadable, fmt.Errorf("%s: %w", src.Name, err))
 		return out
+	}
+	if src.Path == manifest.Stdin {
+		out.stdin = data
 	}
 	f := manifest.Parse(src.Name, data)
 	if f.Template {
@@ -128,7 +235,14 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 			continue
 		}
 		for _, obj := range objs {
-			checkObject(ctx, eng, src.Name, obj, &out)
+			if inventory.IsNode(obj.APIVersion, obj.Kind) {
+				addNode(src.Name, obj, &out)
+			}
+			if opts.Schedule {
+				placeObject(ctx, eng, src.Name, obj, &out)
+			} else {
+				checkObject(ctx, eng, src.Name, obj, &out)
+			}
 		}
 	}
 	return out
@@ -173,6 +287,42 @@ func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manif
 		out.facts = append(out.facts, fact)
 		out.factAt = append(out.factAt, at(fact.Path))
 	}
+}
+
+// addNode records a Node object of the inputs for the inventory.
+func addNode(file string, obj manifest.Object, out *fileResult) {
+	data, err := engine.Data(obj.Node)
+	m, ok := data.(map[string]any)
+	if err != nil || !ok {
+		return // the rules report what is wrong with the object
+	}
+	pos := manifest.Locate(obj.Node, nil)
+	locate := func(path []any) (int, int) {
+		p := manifest.Locate(obj.Node, path)
+		return p.Line, p.Column
+	}
+	out.nodes = append(out.nodes, inventory.FromObject(file, m, pos.Line, pos.Column, locate))
+}
+
+// placeObject places one workload on the inventory.
+func placeObject(ctx context.Context, eng *engine.Engine, file string, obj manifest.Object, out *fileResult) {
+	pos := manifest.Locate(obj.Node, nil)
+	defer func() {
+		if p := recover(); p != nil {
+			out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: internal error placing %s %q: %v", file, pos.Line, obj.Kind, obj.Name, p))
+		}
+	}()
+	p, err := eng.Place(ctx, obj.Node)
+	if err != nil {
+		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: %s %q: %w", file, pos.Line, obj.Kind, obj.Name, err))
+		return
+	}
+	if !p.Workload {
+		return
+	}
+	out.workloads++
+	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
+	out.placements = append(out.placements, Placement{Object: ref, File: file, Line: pos.Line, Placement: p})
 }
 
 // crossFindings runs the cross-object rules over the facts of the run; each

@@ -68,6 +68,9 @@ func summaryLine(s finding.Summary) string {
 		plural(s.Files, "file"), plural(s.Objects, "object"), plural(s.Workloads, "workload"),
 	}
 	line := strings.Join(parts, ", ") + " checked"
+	if s.Nodes > 0 {
+		line += fmt.Sprintf(" against %s in %s", plural(s.Nodes, "node"), plural(s.Pools, "pool"))
+	}
 	if s.NonK8s > 0 {
 		line += fmt.Sprintf(" (%s skipped: not Kubernetes objects)", plural(s.NonK8s, "document"))
 	}

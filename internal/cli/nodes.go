@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"io"
+	"os"
+
+	"github.com/dslint/dslint/internal/engine"
+	"github.com/dslint/dslint/internal/inventory"
+	"github.com/dslint/dslint/internal/manifest"
+)
+
+// loadNodes reads --nodes files: Node objects, a v1 List or NodeList, the
+// output of kubectl get nodes -o yaml or -o json. "-" reads stdin. Anything
+// else in such a file is an error, so that a wrong file is not taken for an
+// empty cluster.
+func loadNodes(e *env, paths []string) ([]*inventory.Node, error) {
+	var nodes []*inventory.Node
+	for _, p := range paths {
+		name, data, err := readNodes(e, p)
+		if err != nil {
+			return nil, usagef("--nodes %s: %v", p, err)
+		}
+		f := manifest.Parse(name, data)
+		if len(f.SyntaxErrors) > 0 {
+			se := f.SyntaxErrors[0]
+			return nil, usagef("%s:%d:%d: --nodes file: syntax error: %s", name, se.Line, se.Column, se.Message)
+		}
+		n0 := len(nodes)
+		for _, doc := range f.Docs {
+			objs, _ := manifest.Objects(doc)
+			for _, obj := range objs {
+				pos := manifest.Locate(obj.Node, nil)
+				if !inventory.IsNode(obj.APIVersion, obj.Kind) {
+					return nil, usagef("%s:%d:%d: --nodes file holds a %s %q: it takes Node objects only (kubectl get nodes -o yaml)", name, pos.Line, pos.Column, obj.Kind, obj.Name)
+				}
+				data, err := engine.Data(obj.Node)
+				m, ok := data.(map[string]any)
+				if err != nil || !ok {
+					return nil, usagef("%s:%d:%d: node %q: %v", name, pos.Line, pos.Column, obj.Name, err)
+				}
+				locate := func(path []any) (int, int) {
+					p := manifest.Locate(obj.Node, path)
+					return p.Line, p.Column
+				}
+				nodes = append(nodes, inventory.FromObject(name, m, pos.Line, pos.Column, locate))
+			}
+		}
+		if len(nodes) == n0 {
+			return nil, usagef("--nodes %s: no Node objects in it (expected kubectl get nodes -o yaml output)", name)
+		}
+	}
+	return nodes, nil
+}
+
+func readNodes(e *env, p string) (name string, data []byte, err error) {
+	if p == manifest.Stdin {
+		data, err = io.ReadAll(e.stdin)
+		return "<stdin>", data, err
+	}
+	data, err = os.ReadFile(p)
+	if pe, ok := err.(*os.PathError); ok {
+		err = pe.Err
+	}
+	return p, data, err
+}
+
+// engineFor builds the engine for a run's inventory.
+func engineFor(settings engine.Settings) func(*inventory.Inventory) (*engine.Engine, error) {
+	return func(inv *inventory.Inventory) (*engine.Engine, error) {
+		s := settings
+		if !inv.Empty() {
+			s.Inventory = inv.Data()
+		}
+		return loadEngine(s)
+	}
+}
+
+// checkNodesStdin refuses stdin twice: for the inventory and the manifests.
+func checkNodesStdin(nodes, paths []string) error {
+	for _, n := range nodes {
+		for _, p := range paths {
+			if n == manifest.Stdin && p == manifest.Stdin {
+				return usagef("stdin (-) cannot be both a --nodes file and a manifest")
+			}
+		}
+	}
+	return nil
+}

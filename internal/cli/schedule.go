@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/dslint/dslint/internal/engine"
+	"github.com/dslint/dslint/internal/lint"
+	"github.com/dslint/dslint/internal/manifest"
+	"github.com/dslint/dslint/internal/report"
+)
+
+const scheduleUsage = `dslint schedule [flags] PATH...
+
+Shows which nodes the pods of each workload can land on: a matrix of
+workloads and node pools (nodes with the same labels, taints and cordoning),
+with the first filter that blocks them where they cannot. DaemonSets show
+DESIRED as kubectl get ds would. The nodes come from --nodes files
+(kubectl get nodes -o yaml or -o json) and Node objects among the inputs.
+
+Modelled as the scheduler and the DaemonSet controller decide: nodeName,
+nodeSelector and required node affinity, NoSchedule and NoExecute taints with
+tolerations (the DaemonSet controller's own included; PreferNoSchedule never
+blocks), cordoned nodes (spec.unschedulable; DaemonSets ignore it).
+Not modelled: resources (requests, limits, allocatable), pod affinity and
+anti-affinity, topology spread constraints, volumes and host ports.`
+
+func runSchedule(e *env, args []string) (int, error) {
+	var format, output string
+	var nodesFiles []string
+	fs := newFlagSet(e, "schedule", scheduleUsage)
+	fs.StringVarP(&format, "format", "f", "text", "output format: "+quoteList(report.ScheduleFormats))
+	fs.StringVarP(&output, "output", "o", "", "write the matrix to `FILE` instead of stdout")
+	fs.StringArrayVar(&nodesFiles, "nodes", nil, "node inventory `FILE` (kubectl get nodes -o yaml or -o json; repeatable; - for stdin)")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	if !oneOf(format, report.ScheduleFormats) {
+		return 0, usagef("unknown --format %q (want %s)", format, quoteList(report.ScheduleFormats))
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	if err := checkNodesStdin(nodesFiles, paths); err != nil {
+		return 0, err
+	}
+	srcs, err := manifest.Discover(paths)
+	if err != nil {
+		return 0, usageError{err}
+	}
+	nodes, err := loadNodes(e, nodesFiles)
+	if err != nil {
+		return 0, err
+	}
+	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
+		Schedule: true, Nodes: nodes, Engine: engineFor(engine.Settings{}),
+	})
+	if len(problems.Inventory) > 0 {
+		return 0, usageError{fmt.Errorf("invalid node inventory:\n%w", errors.Join(problems.Inventory...))}
+	}
+	if out.Inventory.Empty() {
+		return 0, usagef("schedule needs nodes: pass --nodes FILE (kubectl get nodes -o yaml > nodes.yaml) or include Node manifests")
+	}
+	var buf bytes.Buffer
+	if err := report.WriteSchedule(&buf, format, out, report.ScheduleOptions{}); err != nil {
+		return 0, err
+	}
+	if output == "" {
+		_, err = e.stdout.Write(buf.Bytes())
+	} else if err = os.WriteFile(output, buf.Bytes(), 0o644); err != nil {
+		return 0, usagef("write matrix: %v", err)
+	}
+	for _, p := range append(problems.Unreadable, problems.Internal...) {
+		fmt.Fprintf(e.stderr, "dslint: %v\n", p)
+	}
+	switch {
+	case len(problems.Internal) > 0:
+		return ExitInternal, err
+	case len(problems.Unreadable) > 0:
+		return ExitUsage, err
+	}
+	return ExitOK, err
+}

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestScheduleExampleCluster places the shipped example workloads on the
+// example cluster and checks the eligible nodes of each.
+func TestScheduleExampleCluster(t *testing.T) {
+	code, out, errOut := run(t, "", "schedule", "-f", "json", "--nodes", "../../examples/nodes.yaml", "../../examples/manifests")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Version    int
+		Nodes      []struct{ Name, Pool string }
+		Placements []struct {
+			Object   struct{ Kind, Namespace, Name string }
+			File     string
+			Line     int
+			Eligible []string
+			Blocked  []struct{ Node, Reason, Detail string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Version != 1 || len(doc.Nodes) != 11 || len(doc.Placements) != 12 {
+		t.Fatalf("version %d, %d nodes, %d placements; want 1, 11, 12", doc.Version, len(doc.Nodes), len(doc.Placements))
+	}
+	want := map[string][]string{
+		"cert-manager":         {},
+		"nightly-report":       {},
+		"nvidia-device-plugin": {"gpu-1", "gpu-2"},
+		"fluent-bit":           {"general-1", "general-2", "general-3", "general-4"}, // DaemonSets ignore cordoning
+		"web":                  {"general-1", "general-2", "general-3"},
+		"train-resnet":         {"gpu-1", "gpu-2", "general-1", "general-2", "general-3"},
+		"node-exporter":        {"cp-1", "gpu-1", "gpu-2", "ingress-1", "ingress-2", "infra-1", "infra-2", "general-1", "general-2", "general-3", "general-4"},
+	}
+	for _, p := range doc.Placements {
+		if w, ok := want[p.Object.Name]; ok && !slices.Equal(p.Eligible, w) {
+			t.Errorf("%s: eligible %v, want %v", p.Object.Name, p.Eligible, w)
+		}
+		if len(p.Eligible)+len(p.Blocked) != 11 {
+			t.Errorf("%s: %d eligible + %d blocked, want 11 nodes", p.Object.Name, len(p.Eligible), len(p.Blocked))
+		}
+		if p.Object.Name == "cert-manager" {
+			for _, b := range p.Blocked {
+				if strings.HasPrefix(b.Node, "infra-") && (b.Reason != "taint" || b.Detail != "untolerated taint dedicated=infra:NoSchedule") {
+					t.Errorf("cert-manager on %s: %s %q, want the untolerated infra taint", b.Node, b.Reason, b.Detail)
+				}
+			}
+		}
+	}
+}
+
+func TestScheduleText(t *testing.T) {
+	code, out, errOut := run(t, "", "schedule", "--nodes", "../../examples/nodes.yaml", "../../examples/manifests")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, s := range []string{
+		"12 workloads on 11 nodes in 6 pools",
+		"general (cordoned)",
+		"logging/fluent-bit                      DaemonSet    4      4",
+		"Workloads that fit no node:",
+		"Deployment infra/cert-manager (../../examples/manifests/infra.yaml:31): node-selector on control-plane, gpu, ingress, general, general (cordoned); taint on infra",
+		"Not modelled:",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("matrix lacks %q:\n%s", s, out)
+		}
+	}
+	code, md, _ := run(t, "", "schedule", "-f", "markdown", "--nodes", "../../examples/nodes.yaml", "../../examples/manifests")
+	if code != ExitOK || !strings.Contains(md, "| infra/cert-manager | Deployment | 0 | - |") {
+		t.Errorf("markdown matrix (exit %d) lacks the cert-manager row:\n%s", code, md)
+	}
+}
+
+func TestScheduleNeedsNodes(t *testing.T) {
+	code, _, errOut := run(t, "", "schedule", "../../examples/manifests")
+	if code != ExitUsage || !strings.Contains(errOut, "schedule needs nodes") {
+		t.Errorf("exit %d, stderr %q; want 2 and a hint about --nodes", code, errOut)
+	}
+}
+
+func TestInvalidInventory(t *testing.T) {
+	dir := t.TempDir()
+	nodes := filepath.Join(dir, "nodes.yaml")
+	write(t, nodes, `apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels: {"bad key!": x}
+spec:
+  taints:
+    - {key: dedicated, value: gpu, effect: NoSchedul}
+`)
+	code, _, errOut := run(t, "", "--nodes", nodes, "../../examples/manifests")
+	if code != ExitUsage {
+		t.Fatalf("exit %d, want 2: %s", code, errOut)
+	}
+	for _, s := range []string{
+		nodes + `:5:12: node "n1": label key "bad key!"`,
+		nodes + `:8:36: node "n1": taint effect "NoSchedul": must be NoSchedule, PreferNoSchedule or NoExecute`,
+	} {
+		if !strings.Contains(errOut, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, errOut)
+		}
+	}
+	write(t, nodes, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
+	if code, _, errOut := run(t, "", "--nodes", nodes, "../../examples/manifests"); code != ExitUsage || !strings.Contains(errOut, ":2:1: --nodes file holds a ConfigMap") {
+		t.Errorf("exit %d, stderr %q; want 2 and the ConfigMap named", code, errOut)
+	}
+	if code, _, errOut := run(t, "", "--nodes", filepath.Join(dir, "missing.yaml"), "../../examples/manifests"); code != ExitUsage || !strings.Contains(errOut, "missing.yaml") {
+		t.Errorf("exit %d, stderr %q; want 2 and the file named", code, errOut)
+	}
+}
+
+func TestNodesFromStdinAndInventoryRules(t *testing.T) {
+	nodes, err := os.ReadFile("../../examples/nodes.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, string(nodes), "--nodes", "-", "../../examples/manifests/infra.yaml")
+	if code != ExitFindings || !strings.Contains(out, `infra.yaml:43:7: error: deployment "cert-manager" fits no node of the inventory`) || !strings.Contains(out, "against 11 nodes in 6 pools") {
+		t.Errorf("exit %d:\n%s%s", code, out, errOut)
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

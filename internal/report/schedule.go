@@ -1,0 +1,355 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/dslint/dslint/internal/engine"
+	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/inventory"
+	"github.com/dslint/dslint/internal/lint"
+)
+
+// ScheduleFormats lists the formats WriteSchedule accepts.
+var ScheduleFormats = []string{"text", "markdown", "json"}
+
+// ScheduleOptions change how the placement matrix looks.
+type ScheduleOptions struct {
+	MaxPools int // pool columns in text before the rest are folded (0: 8)
+	MaxRows  int // workload rows in text before alike rows are folded (0: 60)
+}
+
+// WriteSchedule prints where each workload's pods can land.
+func WriteSchedule(w io.Writer, format string, out *lint.Outcome, opts ScheduleOptions) error {
+	switch format {
+	case "text":
+		return writeScheduleText(w, out, opts)
+	case "markdown":
+		return writeScheduleMarkdown(w, out)
+	case "json":
+		return writeScheduleJSON(w, out)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+// --- JSON (SPEC §6) ---------------------------------------------------------
+
+type scheduleJSON struct {
+	Version    int             `json:"version"`
+	Nodes      []nodeJSON      `json:"nodes"`
+	Placements []placementJSON `json:"placements"`
+}
+
+type nodeJSON struct {
+	Name string `json:"name"`
+	Pool string `json:"pool"`
+}
+
+type placementJSON struct {
+	Object   finding.Object `json:"object"`
+	File     string         `json:"file"`
+	Line     int            `json:"line"`
+	Eligible []string       `json:"eligible"`
+	Blocked  []blockedJSON  `json:"blocked"`
+}
+
+type blockedJSON struct {
+	Node   string `json:"node"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
+	doc := scheduleJSON{Version: 1, Nodes: []nodeJSON{}, Placements: []placementJSON{}}
+	for _, n := range out.Inventory.Nodes {
+		doc.Nodes = append(doc.Nodes, nodeJSON{Name: n.Name, Pool: n.Pool})
+	}
+	for _, p := range out.Placements {
+		pj := placementJSON{
+			Object:   p.Object,
+			File:     p.File,
+			Line:     p.Line,
+			Eligible: []string{},
+			Blocked:  []blockedJSON{},
+		}
+		eachNode(out.Inventory, p.Placement, func(n *inventory.Node, v engine.NodeVerdict) {
+			if v.Fits {
+				pj.Eligible = append(pj.Eligible, n.Name)
+			} else {
+				pj.Blocked = append(pj.Blocked, blockedJSON{Node: n.Name, Reason: v.Reason, Detail: v.Detail})
+			}
+		})
+		doc.Placements = append(doc.Placements, pj)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// eachNode calls f with the verdict on every node, in inventory order.
+func eachNode(inv *inventory.Inventory, p engine.Placement, f func(*inventory.Node, engine.NodeVerdict)) {
+	for _, pv := range p.Pools {
+		pool := inv.Pools[pv.Pool]
+		for i, n := range pool.Nodes {
+			v := pv.NodeVerdict
+			if pv.Nodes != nil {
+				v = pv.Nodes[i]
+			}
+			f(n, v)
+		}
+	}
+}
+
+// --- the matrix, shared by text and markdown ------------------------------
+
+// cell is what a workload's pods can do on one pool: fit on Fit of its
+// Total nodes; when they fit on none, Reason says why (the most common
+// first blocking filter) and Detail how.
+type cell struct {
+	Fit, Total     int
+	Reason, Detail string
+}
+
+func (c cell) String() string {
+	switch {
+	case c.Fit == c.Total:
+		return "✓"
+	case c.Fit > 0:
+		return fmt.Sprintf("%d/%d", c.Fit, c.Total)
+	}
+	return "✗ " + c.Reason
+}
+
+type row struct {
+	p     lint.Placement
+	cells []cell
+}
+
+func (r row) name() string {
+	if r.p.Object.Namespace != "" {
+		return r.p.Object.Namespace + "/" + r.p.Object.Name
+	}
+	return r.p.Object.Name
+}
+
+func (r row) desired() string {
+	if r.p.Object.Kind == "DaemonSet" {
+		return fmt.Sprint(r.p.Eligible)
+	}
+	return "-"
+}
+
+func matrix(out *lint.Outcome) []row {
+	rows := make([]row, 0, len(out.Placements))
+	for _, p := range out.Placements {
+		r := row{p: p, cells: make([]cell, len(out.Inventory.Pools))}
+		for _, pv := range p.Pools {
+			c := cell{Total: len(out.Inventory.Pools[pv.Pool].Nodes)}
+			reasons := map[engine.NodeVerdict]int{}
+			verdicts := pv.Nodes
+			if verdicts == nil {
+				verdicts = slices.Repeat([]engine.NodeVerdict{pv.NodeVerdict}, c.Total)
+			}
+			for _, v := range verdicts {
+				if v.Fits {
+					c.Fit++
+				} else {
+					reasons[v]++
+				}
+			}
+			best := 0
+			for v, n := range reasons {
+				if n > best || (n == best && v.Detail < c.Detail) {
+					best, c.Reason, c.Detail = n, v.Reason, v.Detail
+				}
+			}
+			r.cells[pv.Pool] = c
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func poolTaints(p *inventory.Pool) string {
+	var ts []string
+	for _, t := range p.Nodes[0].Taints {
+		m, _ := t.(map[string]any)
+		s := fmt.Sprint(m["key"])
+		if v, ok := m["value"].(string); ok && v != "" {
+			s += "=" + v
+		}
+		ts = append(ts, s+":"+fmt.Sprint(m["effect"]))
+	}
+	if p.Nodes[0].Unschedulable == true {
+		ts = append(ts, "(cordoned)")
+	}
+	if len(ts) == 0 {
+		return "-"
+	}
+	return strings.Join(ts, ", ")
+}
+
+// stuck are the rows whose pods fit no node, with the pools each reason
+// turns them away from (dslint lint's no-matching-nodes says it in full).
+func stuck(rows []row, inv *inventory.Inventory) []string {
+	var out []string
+	for _, r := range rows {
+		if r.p.Eligible > 0 {
+			continue
+		}
+		var reasons []string
+		byReason := map[string][]string{}
+		for i, c := range r.cells {
+			if _, ok := byReason[c.Reason]; !ok {
+				reasons = append(reasons, c.Reason)
+			}
+			byReason[c.Reason] = append(byReason[c.Reason], inv.Pools[i].Name)
+		}
+		var why []string
+		for _, reason := range reasons {
+			why = append(why, fmt.Sprintf("%s on %s", reason, strings.Join(byReason[reason], ", ")))
+		}
+		out = append(out, fmt.Sprintf("%s %s (%s:%d): %s", r.p.Object.Kind, r.name(), r.p.File, r.p.Line, strings.Join(why, "; ")))
+	}
+	return out
+}
+
+// --- text -------------------------------------------------------------------
+
+func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) error {
+	if opts.MaxPools <= 0 {
+		opts.MaxPools = 8
+	}
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = 60
+	}
+	inv := out.Inventory
+	rows := matrix(out)
+	fmt.Fprintf(w, "%s on %s in %s\n\n", plural(len(rows), "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
+
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "POOL\tNODES\tTAINTS")
+	for _, p := range inv.Pools {
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", p.Name, len(p.Nodes), poolTaints(p))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+
+	shown := min(len(inv.Pools), opts.MaxPools)
+	folded := len(inv.Pools) - shown
+	header := []string{"WORKLOAD", "KIND", "NODES", "DESIRED"}
+	for _, p := range inv.Pools[:shown] {
+		header = append(header, p.Name)
+	}
+	if folded > 0 {
+		header = append(header, fmt.Sprintf("%d MORE POOLS", folded))
+	}
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	lines, foldedRows := foldRows(rows, shown, opts.MaxRows)
+	for _, l := range lines {
+		fmt.Fprintln(tw, l)
+	}
+	tw.Flush()
+
+	fmt.Fprintln(w, "\n✓ fits every node of the pool · n/m fits n of its m nodes · ✗ reason: fits none (the filter that blocks most of them)")
+	if folded > 0 {
+		fmt.Fprintf(w, "%d pools are folded into the last column (nodes the pods fit there / all): see --format markdown or json for every pool.\n", folded)
+	}
+	if foldedRows > 0 {
+		fmt.Fprintf(w, "%d workloads placed exactly like the row above them are folded into it (+N): see --format markdown or json for every workload.\n", foldedRows)
+	}
+	if s := stuck(rows, inv); len(s) > 0 {
+		fmt.Fprintln(w, "\nWorkloads that fit no node:")
+		for _, l := range s {
+			fmt.Fprintln(w, "  "+l)
+		}
+	}
+	fmt.Fprintln(w, "\nNot modelled: resources, pod (anti-)affinity, topology spread, volumes.")
+	return nil
+}
+
+// foldRows renders the rows; past max rows, a workload placed exactly like
+// the one before it (same kind, same cells) is counted into that line.
+func foldRows(rows []row, shown, max int) (lines []string, folded int) {
+	fold := len(rows) > max
+	var last string
+	alike := 0
+	flush := func() {
+		if alike > 0 {
+			lines[len(lines)-1] = strings.Replace(lines[len(lines)-1], "\t", fmt.Sprintf(" (+%d)\t", alike), 1)
+			folded += alike
+		}
+		alike = 0
+	}
+	for _, r := range rows {
+		cells := make([]string, 0, shown+1)
+		for _, c := range r.cells[:shown] {
+			cells = append(cells, c.String())
+		}
+		if rest := r.cells[shown:]; len(rest) > 0 {
+			fit, total := 0, 0
+			for _, c := range rest {
+				fit, total = fit+c.Fit, total+c.Total
+			}
+			cells = append(cells, fmt.Sprintf("%d/%d", fit, total))
+		}
+		key := r.p.Object.Kind + "\t" + fmt.Sprint(r.p.Eligible) + "\t" + strings.Join(cells, "\t")
+		if fold && key == last {
+			alike++
+			continue
+		}
+		flush()
+		last = key
+		lines = append(lines, fmt.Sprintf("%s\t%s\t%d\t%s\t%s", r.name(), r.p.Object.Kind, r.p.Eligible, r.desired(), strings.Join(cells, "\t")))
+	}
+	flush()
+	return lines, folded
+}
+
+// --- markdown ---------------------------------------------------------------
+
+func writeScheduleMarkdown(w io.Writer, out *lint.Outcome) error {
+	inv := out.Inventory
+	rows := matrix(out)
+	fmt.Fprintf(w, "### dslint schedule: %s on %s in %s\n\n", plural(len(rows), "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
+	fmt.Fprintln(w, "| pool | nodes | taints |\n|---|---:|---|")
+	for _, p := range inv.Pools {
+		fmt.Fprintf(w, "| %s | %d | %s |\n", mdEscape(p.Name), len(p.Nodes), mdEscape(poolTaints(p)))
+	}
+	fmt.Fprint(w, "\n| workload | kind | nodes | desired |")
+	for _, p := range inv.Pools {
+		fmt.Fprintf(w, " %s |", mdEscape(p.Name))
+	}
+	fmt.Fprint(w, "\n|---|---|---:|---:|")
+	fmt.Fprint(w, strings.Repeat("---|", len(inv.Pools)))
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %s | %d | %s |", mdEscape(r.name()), r.p.Object.Kind, r.p.Eligible, r.desired())
+		for _, c := range r.cells {
+			if c.Fit == 0 {
+				fmt.Fprintf(w, " ✗ %s<br>%s |", c.Reason, mdEscape(c.Detail))
+			} else {
+				fmt.Fprintf(w, " %s |", c)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "\n✓ fits every node of the pool · n/m fits n of its m nodes · ✗ fits none, with the filter that blocks most of them.")
+	if s := stuck(rows, inv); len(s) > 0 {
+		fmt.Fprintln(w, "\n**Workloads that fit no node:**")
+		for _, l := range s {
+			fmt.Fprintln(w, "- "+mdEscape(l))
+		}
+	}
+	fmt.Fprintln(w, "\n_Not modelled: resources, pod (anti-)affinity, topology spread, volumes._")
+	return nil
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+}

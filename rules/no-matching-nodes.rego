@@ -1,0 +1,90 @@
+# METADATA
+# title: No node of the inventory can run the workload
+# description: |
+#   With a node inventory (--nodes, Node manifests among the inputs, or pools
+#   in the config), dslint places every workload as the scheduler and the
+#   DaemonSet controller would: nodeName, nodeSelector and required node
+#   affinity, NoSchedule and NoExecute taints against the tolerations (the
+#   DaemonSet controller's own included), cordoned nodes. When no node passes,
+#   the pods stay Pending ("0/N nodes are available") or a DaemonSet runs no
+#   pod at all, and nothing fails before rollout. The finding names each
+#   reason and how many nodes it blocks: most often a nodeSelector for a pool
+#   without the toleration of the pool's taint, or a label no node has. Run
+#   dslint schedule for the whole matrix. Without an inventory the rule is
+#   silent.
+# related_resources:
+#   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/
+#     description: Assigning Pods to Nodes
+#   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+#     description: Taints and Tolerations
+# custom:
+#   severity: error
+#   remediation: |
+#     Make the constraints and the cluster agree: select a label the target
+#     nodes have, and tolerate the taints of those nodes (a dedicated pool
+#     needs both halves). If the nodes are yet to come, add them to the
+#     inventory.
+#   bad: |
+#     apiVersion: v1
+#     kind: Node
+#     metadata:
+#       name: infra-1
+#       labels: {pool: infra}
+#     spec:
+#       taints: [{key: dedicated, value: infra, effect: NoSchedule}]
+#     ---
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: cert-manager
+#     spec:
+#       selector: {matchLabels: {app: cert-manager}}
+#       template:
+#         metadata: {labels: {app: cert-manager}}
+#         spec:
+#           nodeSelector: {pool: infra}
+#           containers: [{name: controller, image: cert-manager-controller:v1.15.3}]
+#   good: |
+#     apiVersion: v1
+#     kind: Node
+#     metadata:
+#       name: infra-1
+#       labels: {pool: infra}
+#     spec:
+#       taints: [{key: dedicated, value: infra, effect: NoSchedule}]
+#     ---
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: cert-manager
+#     spec:
+#       selector: {matchLabels: {app: cert-manager}}
+#       template:
+#         metadata: {labels: {app: cert-manager}}
+#         spec:
+#           nodeSelector: {pool: infra}
+#           tolerations: [{key: dedicated, value: infra, effect: NoSchedule}]
+#           containers: [{name: controller, image: cert-manager-controller:v1.15.3}]
+package dslint.rules["no-matching-nodes"]
+
+import data.dslint.lib.k8s
+import data.dslint.lib.placement
+import data.dslint.lib.result
+
+report contains result.fail(array.concat(k8s.pod_spec_path, _field(reasons[0].reason)), msg) if {
+	placement.has_inventory
+	placement.eligible == 0
+	reasons := placement.blocking_reasons
+	msg := sprintf("%s %q fits no node of the inventory: %s", [k8s.kind_label, k8s.name, concat("; ", [r.text | some r in reasons])])
+}
+
+# _field is the field a reason is about, for the finding's position.
+_field("node-name") := ["nodeName"]
+
+_field("node-selector") := ["nodeSelector"]
+
+_field("node-affinity") := ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"]
+
+_field("taint") := ["tolerations"]
+
+_field("unschedulable") := []
