@@ -10,58 +10,84 @@ package dslint.lib.inventory
 import data.dslint.lib.labels
 
 # problems are the problems of the Node object in input: {"path", "message"}.
-problems contains {"path": ["metadata", "labels", key], "message": sprintf("label key %q: %s", [key, msg])} if {
-	some key, _ in _object(input.metadata.labels)
-	msg := labels.key_problem(key)
+problems contains {"path": ["metadata", "labels", key], "message": msg} if {
+	some key, value in _object(input.metadata.labels)
+	some msg in label_problems(key, value)
 }
 
-problems contains {"path": ["metadata", "labels", key], "message": sprintf("label %s=%v: value %s", [key, value, msg])} if {
-	some key, value in _object(input.metadata.labels)
+problems contains {"path": array.concat(["spec", "taints"], p.path), "message": p.message} if {
+	taints := input.spec.taints
+	taints != null
+	some p in taint_problems(taints)
+}
+
+problems contains {"path": ["spec", "unschedulable"], "message": msg} if {
+	msg := unschedulable_problem(input.spec.unschedulable)
+}
+
+# batch_problems validate the distinct parts of a whole inventory at once
+# (most nodes share their labels and taints): input.labels is a list of
+# [key, value], input.taints a list of taint lists, input.unschedulable a
+# list of values. Each problem names the part by "labels", "taints" or
+# "unschedulable" and its index, with the path inside a taint list.
+batch_problems contains {"part": "labels", "index": i, "path": [], "message": msg} if {
+	some i, [key, value] in input.labels
+	some msg in label_problems(key, value)
+}
+
+batch_problems contains {"part": "taints", "index": i, "path": p.path, "message": p.message} if {
+	some i, taints in input.taints
+	some p in taint_problems(taints)
+}
+
+batch_problems contains {"part": "unschedulable", "index": i, "path": [], "message": msg} if {
+	some i, u in input.unschedulable
+	msg := unschedulable_problem(u)
+}
+
+# label_problems(key, value) are the problems of one node label.
+label_problems(key, value) := {sprintf("label key %q: %s", [key, msg]) |
+	msg := labels.key_problem(key)
+} | {sprintf("label %s=%v: value %s", [key, value, msg]) |
 	msg := labels.value_problem(value)
 }
 
-problems contains {"path": ["spec", "taints"], "message": "spec.taints must be a list of taints"} if {
-	taints := input.spec.taints
-	taints != null
+# taint_problems(taints) are the problems of a node's taint list:
+# {"path" (inside the list), "message"}.
+taint_problems(taints) := {{"path": [], "message": "spec.taints must be a list of taints"}} if {
 	not is_array(taints)
-}
-
-problems contains {"path": ["spec", "taints", i], "message": sprintf("taint %d must be a mapping with key, value and effect", [i])} if {
-	some i, t in _array(input.spec.taints)
+} else := ((({p |
+	some i, t in taints
 	not is_object(t)
-}
-
-problems contains {"path": ["spec", "taints", i, "key"], "message": sprintf("taint key %q: %s", [object.get(t, "key", ""), msg])} if {
-	some i, t in _array(input.spec.taints)
+	p := {"path": [i], "message": sprintf("taint %d must be a mapping with key, value and effect", [i])}
+} | {p |
+	some i, t in taints
 	is_object(t)
 	msg := labels.key_problem(object.get(t, "key", ""))
-}
-
-problems contains {"path": ["spec", "taints", i, "value"], "message": sprintf("taint value %v: %s", [t.value, msg])} if {
-	some i, t in _array(input.spec.taints)
+	p := {"path": [i, "key"], "message": sprintf("taint key %q: %s", [object.get(t, "key", ""), msg])}
+}) | {p |
+	some i, t in taints
 	t.value != null
 	msg := labels.value_problem(t.value)
-}
-
-problems contains {"path": ["spec", "taints", i, "effect"], "message": sprintf("taint effect %v: must be NoSchedule, PreferNoSchedule or NoExecute", [_quote(object.get(t, "effect", ""))])} if {
-	some i, t in _array(input.spec.taints)
+	p := {"path": [i, "value"], "message": sprintf("taint value %v: %s", [t.value, msg])}
+}) | {p |
+	some i, t in taints
 	is_object(t)
 	not object.get(t, "effect", "") in {"NoSchedule", "PreferNoSchedule", "NoExecute"}
-}
-
-problems contains {"path": ["spec", "taints", j], "message": sprintf("taint %d has the same key and effect as taint %d: taints must be unique by key and effect", [j, i])} if {
-	ts := _array(input.spec.taints)
-	some i, a in ts
-	some j, b in ts
+	p := {"path": [i, "effect"], "message": sprintf("taint effect %v: must be NoSchedule, PreferNoSchedule or NoExecute", [_quote(object.get(t, "effect", ""))])}
+}) | {p |
+	some i, a in taints
+	some j, b in taints
 	i < j
 	is_object(a)
 	is_object(b)
 	object.get(a, "key", "") == object.get(b, "key", "")
 	object.get(a, "effect", "") == object.get(b, "effect", "")
+	p := {"path": [j], "message": sprintf("taint %d has the same key and effect as taint %d: taints must be unique by key and effect", [j, i])}
 }
 
-problems contains {"path": ["spec", "unschedulable"], "message": "spec.unschedulable must be true or false"} if {
-	u := input.spec.unschedulable
+# unschedulable_problem(u) is what is wrong with spec.unschedulable.
+unschedulable_problem(u) := "spec.unschedulable must be true or false" if {
 	u != null
 	not is_boolean(u)
 }
@@ -73,7 +99,3 @@ _quote(s) := sprintf("%v", [s]) if not is_string(s)
 _object(x) := x if is_object(x)
 
 _object(x) := {} if not is_object(x)
-
-_array(x) := x if is_array(x)
-
-_array(x) := [] if not is_array(x)

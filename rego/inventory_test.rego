@@ -39,3 +39,12 @@ test_messages_quote_values if {
 	ps := inventory.problems with input as _node({}, [{"key": "b", "effect": "Bogus"}])
 	[p.message | some p in ps] == ["taint effect \"Bogus\": must be NoSchedule, PreferNoSchedule or NoExecute"]
 }
+
+test_batch_names_parts_by_index if {
+	ps := inventory.batch_problems with input as {
+		"labels": [["pool", "gpu"], ["-bad", "x"]],
+		"taints": [[{"key": "a", "effect": "NoSchedule"}], [{"key": "a", "effect": "Bogus"}]],
+		"unschedulable": [true, "yes"],
+	}
+	{[p.part, p.index, p.path] | some p in ps} == {["labels", 1, []], ["taints", 1, [0, "effect"]], ["unschedulable", 1, []]}
+}

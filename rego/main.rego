@@ -49,6 +49,6 @@ result := {"report": report, "facts": facts, "workload": workload, "patch": patc
 # inventory's nodes (dslint schedule): the verdict per pool.
 placement := {"verdicts": placement_lib.verdicts, "eligible": placement_lib.eligible}
 
-# node_problems are the validation problems of the Node object in input, for
-# nodes of the inventory.
-node_problems := inventory.problems
+# node_problems are the validation problems of the nodes of the inventory,
+# given as their distinct labels, taint lists and unschedulable values.
+node_problems := inventory.batch_problems

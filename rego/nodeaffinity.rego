@@ -195,15 +195,42 @@ node_selector_matches(ns, node) if {
 # absent or empty map places no constraint), and the required node affinity,
 # when set and not null, matches.
 pod_matches_node(pod_spec, node) if {
-	selector_matches_node(pod_spec, node)
-	affinity_matches_node(pod_spec, node)
+	required := required_node_affinity(pod_spec)
+	selector_matches(required, node)
+	affinity_matches(required, node)
 }
 
-# selector_matches_node(pod_spec, node) is the nodeSelector half of
-# pod_matches_node, affinity_matches_node the required-affinity half.
-selector_matches_node(pod_spec, node) if _selector_matches(nodes.node_selector(pod_spec), node_labels(node))
+# required_node_affinity(pod_spec) is the pod's node constraint made ready
+# for matching many nodes, the way GetRequiredNodeAffinity prepares it once
+# per pod: {"selector": the nodeSelector} and, when the pod has a required
+# node affinity, "terms": the nodeSelectorTerms that have a requirement and
+# parse, each as {"exprs", "fields"} (the others match no node).
+required_node_affinity(pod_spec) := {"selector": nodes.node_selector(pod_spec), "terms": _parsed_terms(nodes.required(pod_spec))} if {
+	_requires_affinity(pod_spec)
+} else := {"selector": nodes.node_selector(pod_spec)}
 
-affinity_matches_node(pod_spec, node) if _affinity_matches(pod_spec, node)
+_parsed_terms(ns) := [{"exprs": exprs, "fields": fields} |
+	some term in _array(ns, "nodeSelectorTerms")
+	exprs := _array(term, "matchExpressions")
+	fields := _array(term, "matchFields")
+	count(exprs) + count(fields) > 0
+	_term_parses(exprs, fields)
+]
+
+# selector_matches(required, node) is the nodeSelector half of the match,
+# affinity_matches(required, node) the required-affinity half.
+selector_matches(required, node) if _selector_matches(required.selector, node_labels(node))
+
+affinity_matches(required, _) if not required.terms
+
+affinity_matches(required, node) if {
+	labels := node_labels(node)
+	some term in required.terms
+	every req in term.exprs {
+		requirement_matches(req, labels)
+	}
+	_fields_match(term.fields, node)
+}
 
 _selector_matches(selector, node_labels) if {
 	every key, value in selector {
@@ -211,11 +238,7 @@ _selector_matches(selector, node_labels) if {
 	}
 }
 
-_affinity_matches(pod_spec, _) if not _requires_affinity(pod_spec)
-
 _requires_affinity(pod_spec) if nodes.required(pod_spec) != null
-
-_affinity_matches(pod_spec, node) if node_selector_matches(nodes.required(pod_spec), node)
 
 # node_labels(node) is the Node object's metadata.labels, {} when unset.
 node_labels(node) := ls if {

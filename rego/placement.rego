@@ -34,8 +34,9 @@ pools := data.dslint.inventory.pools
 
 # verdicts holds, for each pool of the inventory (by index), where the pods
 # of the workload in input can go: {"pool": i, "fits": true} or {"pool": i,
-# "reason": r, "detail": d} for the pool as a whole, or {"pool": i, "nodes":
-# [one such verdict per node, without "pool"]}.
+# "reason": r, "detail": d} for the pool as a whole; or, when the workload
+# may fare differently on the pool's nodes, {"pool": i, "groups": [[node
+# indexes, verdict], ...], "others": the verdict on the nodes in no group}.
 verdicts := [verdict |
 	some i, pool in pools
 	verdict := _pool_verdict(i, pool)
@@ -44,30 +45,93 @@ verdicts := [verdict |
 	has_inventory
 }
 
-_pool_verdict(i, pool) := {"pool": i, "nodes": [node_verdict(k8s.pod_spec, n) | some n in pool.nodes]} if {
+_pool_verdict(i, pool) := {"pool": i, "groups": _groups(pool), "others": _verdict(_pod, _other_node(pool))} if {
 	_node_specific(pool)
-} else := object.union({"pool": i}, node_verdict(k8s.pod_spec, pool.node))
+} else := object.union({"pool": i}, _verdict(_pod, pool.node))
 
 # _node_specific is true when the workload may fare differently on the nodes
-# of the pool: it names a node, selects by matchFields, or constrains a label
-# whose value differs between the pool's nodes.
-_node_specific(_) if nodes.node_name(k8s.pod_spec) != ""
+# of the pool: it names a node (nodeName, matchFields), or constrains a label
+# whose value differs between the pool's nodes (hostname, zone).
+_node_specific(_) if count(_mentioned_names) > 0
 
-_node_specific(_) if {
-	some term in nodes.required_terms(k8s.pod_spec)
-	count(_list(term.matchFields)) > 0
-}
+_node_specific(_) if _pod.match_fields
 
 _node_specific(pool) if {
-	some key in _constrained_keys
+	some key in _per_node_keys
 	key in pool.varying
 }
+
+# _per_node_keys are the per-node labels the workload constrains: most
+# workloads have none, and then no pool is judged node by node for them.
+_per_node_keys := {key | some key in _constrained_keys; key in data.dslint.inventory.per_node_keys}
+
+_varying_keys(pool) := {key | some key in _per_node_keys; key in pool.varying}
 
 _constrained_keys contains key if some key, _ in nodes.node_selector(k8s.pod_spec)
 
 _constrained_keys contains req.key if {
+	some req in _requirements
+}
+
+_requirements contains req if {
 	some term in nodes.required_terms(k8s.pod_spec)
 	some req in _list(term.matchExpressions)
+}
+
+# _groups are the pool's nodes the workload may treat apart, in groups that
+# fare alike, each judged on its first node: every node it names, alone;
+# with one constrained per-node label, the nodes with each value it names (or,
+# with Exists, DoesNotExist, Gt or Lt, with each value at all). Two nodes
+# outside the groups differ only in names and values the workload never
+# mentions, where In, NotIn and equality give the same answer: they are
+# judged together, on a node with neither (_other_node). With two or more
+# constrained per-node labels, every node is its own group.
+_groups(pool) := [[[j], _verdict(_pod, pool.nodes[j])] | some j in numbers.range(0, count(pool.nodes) - 1)] if {
+	count(_varying_keys(pool)) > 1
+} else := array.concat(
+	[[[j], _verdict(_pod, pool.nodes[j])] | some j in named],
+	[[js, _verdict(_pod, pool.nodes[js[0]])] |
+		some key in _varying_keys(pool)
+		some value in _group_values(pool, key)
+		js := [j | some j in pool.by_label[key][value]; not j in named]
+		count(js) > 0
+	],
+) if {
+	named := {j | some name in _mentioned_names; j := pool.names[name]}
+}
+
+_group_values(pool, key) := object.keys(pool.by_label[key]) if {
+	some req in _requirements
+	req.key == key
+	not req.operator in {"In", "NotIn"}
+} else := _mentioned_values[key]
+
+# _other_node stands for the nodes of a pool in no group: the labels all of
+# them share, no per-node label, a name no node has.
+_other_node(pool) := {
+	"metadata": {"name": "\u0000", "labels": pool.node.metadata.labels},
+	"spec": pool.node.spec,
+}
+
+_mentioned_names contains name if {
+	name := nodes.node_name(k8s.pod_spec)
+	name != ""
+}
+
+_mentioned_names contains name if {
+	some term in nodes.required_terms(k8s.pod_spec)
+	some req in _list(term.matchFields)
+	req.key == "metadata.name"
+	some name in _list(req.values)
+}
+
+_mentioned_values[key] := values if {
+	some key in _constrained_keys
+	values := {v | v := nodes.node_selector(k8s.pod_spec)[key]} | {v |
+		some req in _requirements
+		req.key == key
+		some v in _list(req.values)
+	}
 }
 
 # eligible is the number of nodes the workload's pods can land on (for a
@@ -76,42 +140,94 @@ eligible := sum([_fitting(v) | some v in vs]) if vs := verdicts
 
 _fitting(v) := count(pools[v.pool].nodes) if v.fits
 
-_fitting(v) := count([n | some n in v.nodes; n.fits]) if v.nodes
+_fitting(v) := sum([count(js) | some [js, n] in v.groups; n.fits]) + _others_fitting(v) if v.groups
 
 _fitting(v) := 0 if v.reason
+
+_others_fitting(v) := count(pools[v.pool].nodes) - _grouped(v) if v.others.fits
+
+_others_fitting(v) := 0 if not v.others.fits
+
+_grouped(v) := sum([count(js) | some [js, _] in v.groups])
 
 _blocks contains {"reason": v.reason, "detail": v.detail, "nodes": count(pools[v.pool].nodes), "pool": v.pool} if {
 	some v in verdicts
 	v.reason
 }
 
-_blocks contains {"reason": n.reason, "detail": n.detail, "nodes": 1, "pool": v.pool, "node": j} if {
+_blocks contains {"reason": n.reason, "detail": n.detail, "nodes": count(js), "pool": v.pool, "group": js} if {
 	some v in verdicts
-	some j, n in v.nodes
+	some [js, n] in v.groups
 	n.reason
+}
+
+_blocks contains {"reason": v.others.reason, "detail": v.others.detail, "nodes": n, "pool": v.pool, "group": "others"} if {
+	some v in verdicts
+	v.others.reason
+	n := count(pools[v.pool].nodes) - _grouped(v)
+	n > 0
 }
 
 # node_verdict(pod_spec, node) is {"fits": true} when pods of the workload in
 # input (a DaemonSet's or not) can land on the Node object, otherwise the
 # first filter that blocks them, in the order node-name, node-selector,
 # node-affinity, taint, unschedulable: {"reason": r, "detail": d}.
-node_verdict(pod_spec, node) := {"reason": "node-name", "detail": sprintf("the pod names node %q", [name])} if {
-	name := nodes.node_name(pod_spec)
-	name != ""
-	name != nodeaffinity.node_name(node)
-} else := {"reason": "node-selector", "detail": _selector_detail(pod_spec, node)} if {
-	not nodeaffinity.selector_matches_node(pod_spec, node)
-} else := {"reason": "node-affinity", "detail": _affinity_detail(pod_spec, node)} if {
-	not nodeaffinity.affinity_matches_node(pod_spec, node)
-} else := {"reason": "taint", "detail": sprintf("untolerated taint %s", [tolerations.string_of_taint(taint)])} if {
-	some taint in _node_taints(node)
-	taint.effect in _blocking_effects(pod_spec)
-	not tolerations.tolerated(pod_tolerations(pod_spec), taint)
+node_verdict(pod_spec, node) := _verdict(_prepared(pod_spec), node)
+
+# What the filters need of the pod, prepared once per workload rather than
+# once per node.
+_prepared(pod_spec) := {
+	"pod_spec": pod_spec,
+	"node_name": nodes.node_name(pod_spec),
+	"required": nodeaffinity.required_node_affinity(pod_spec),
+	"tolerations": pod_tolerations(pod_spec),
+	"effects": _blocking_effects(pod_spec),
+	"daemonset": _is_daemonset,
+	"match_fields": _uses_match_fields(pod_spec),
+}
+
+_uses_match_fields(pod_spec) if {
+	some term in nodes.required_terms(pod_spec)
+	count(_list(term.matchFields)) > 0
+} else := false
+
+_is_daemonset := true if k8s.is_daemonset else := false
+
+_pod := _prepared(k8s.pod_spec)
+
+_verdict(pod, node) := {"reason": "node-name", "detail": sprintf("the pod names node %q", [pod.node_name])} if {
+	pod.node_name != ""
+	pod.node_name != nodeaffinity.node_name(node)
+} else := v if {
+	v := _label_verdict(pod, nodeaffinity.node_labels(node), _name_if_read(pod, node))
+	not v.fits
+} else := _taint_verdict(pod, node.spec)
+
+# The name of the node only matters to matchFields: without them, nodes with
+# the same labels share one judgement (OPA caches function results by
+# argument, within the evaluation of one workload).
+_name_if_read(pod, node) := nodeaffinity.node_name(node) if pod.match_fields else := ""
+
+_label_verdict(pod, labels, name) := {"reason": "node-selector", "detail": _selector_detail(pod.pod_spec, node)} if {
+	node := {"metadata": {"name": name, "labels": labels}}
+	not nodeaffinity.selector_matches(pod.required, node)
+} else := {"reason": "node-affinity", "detail": _affinity_detail(pod.pod_spec, node)} if {
+	node := {"metadata": {"name": name, "labels": labels}}
+	not nodeaffinity.affinity_matches(pod.required, node)
+} else := {"fits": true}
+
+_taint_verdict(pod, spec) := {"reason": "taint", "detail": sprintf("untolerated taint %s", [tolerations.string_of_taint(untolerated[0])])} if {
+	untolerated := [taint |
+		some taint in _node_taints(spec)
+		taint.effect in pod.effects
+		not tolerations.tolerated(pod.tolerations, taint)
+	]
+	count(untolerated) > 0
 } else := {"reason": "unschedulable", "detail": "the node is cordoned (spec.unschedulable)"} if {
-	node.spec.unschedulable == true
-	not k8s.is_daemonset
-	nodes.node_name(pod_spec) == ""
-	not tolerations.tolerated(pod_tolerations(pod_spec), _unschedulable_taint)
+	spec.unschedulable == true
+	not pod.daemonset
+	pod.node_name == ""
+	not tolerations.tolerated(pod.tolerations, _unschedulable_taint)
 } else := {"fits": true}
 
 _unschedulable_taint := {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
@@ -123,8 +239,8 @@ _blocking_effects(pod_spec) := {"NoExecute"} if {
 	not k8s.is_daemonset
 } else := {"NoSchedule", "NoExecute"}
 
-_node_taints(node) := ts if {
-	ts := node.spec.taints
+_node_taints(spec) := ts if {
+	ts := spec.taints
 	is_array(ts)
 } else := []
 
@@ -160,7 +276,9 @@ _selector_detail(pod_spec, node) := d if {
 	d := sprintf("node selector %s: %s", [missing[0], _has_label(labels, split(missing[0], "=")[0])])
 }
 
-_has_label(labels, key) := sprintf("the node has %s=%s", [key, labels[key]]) if {
+_has_label(labels, key) := "the node has another value or none" if {
+	key in data.dslint.inventory.per_node_keys
+} else := sprintf("the node has %s=%s", [key, labels[key]]) if {
 	is_string(labels[key])
 } else := sprintf("the node has no label %s", [key])
 

@@ -12,11 +12,13 @@ _pool(name, labels, taints, names) := {
 	"node": _node("", labels, taints, false),
 	"nodes": [_node(n, object.union(labels, {"kubernetes.io/hostname": n}), taints, false) | some n in names],
 	"varying": ["kubernetes.io/hostname"],
+	"names": {n: j | some j, n in names},
+	"by_label": {"kubernetes.io/hostname": {n: [j] | some j, n in names}},
 }
 
 _gpu_taint := {"key": "hw", "value": "gpu", "effect": "NoSchedule"}
 
-_inventory := {"pools": [
+_inventory := {"per_node_keys": ["kubernetes.io/hostname"], "pools": [
 	_pool("general", {"pool": "general"}, [], ["g-1", "g-2", "g-3"]),
 	_pool("gpu", {"pool": "gpu", "gpus": "08"}, [_gpu_taint], ["gpu-1", "gpu-2"]),
 	_pool("control-plane", {"node-role.kubernetes.io/control-plane": ""}, [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}], ["cp-1"]),
@@ -61,23 +63,66 @@ test_numeric_affinity_with_leading_zero if {
 test_hostname_selector_is_judged_per_node if {
 	w := _deployment({"nodeSelector": {"kubernetes.io/hostname": "g-2"}})
 	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
-	[n.fits | some n in v[0].nodes; n.fits] == [true]
-	v[0].nodes[1] == {"fits": true}
-	v[0].nodes[0].reason == "node-selector"
+	v[0].groups == [[[1], {"fits": true}]]
+	v[0].others == {"reason": "node-selector", "detail": "node selector kubernetes.io/hostname=g-2: the node has another value or none"}
 	placement.eligible == 1 with input as w with data.dslint.inventory as _inventory
+}
+
+test_hostname_not_in_pool if {
+	w := _deployment({"nodeSelector": {"kubernetes.io/hostname": "elsewhere"}})
+	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v[0].groups == []
+	v[0].others.reason == "node-selector"
+	placement.eligible == 0 with input as w with data.dslint.inventory as _inventory
 }
 
 test_node_name_bypasses_noschedule_taints if {
 	w := _deployment({"nodeName": "gpu-2"})
 	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
-	v[1].nodes[0] == {"reason": "node-name", "detail": "the pod names node \"gpu-2\""}
-	v[1].nodes[1] == {"fits": true}
+	v[1].groups == [[[1], {"fits": true}]]
+	v[1].others == {"reason": "node-name", "detail": "the pod names node \"gpu-2\""}
+	v[0] == {"pool": 0, "groups": [], "others": {"reason": "node-name", "detail": "the pod names node \"gpu-2\""}}
 	placement.eligible == 1 with input as w with data.dslint.inventory as _inventory
 }
 
 test_match_fields_is_judged_per_node if {
 	w := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["g-1"]}]}]}}}})
 	placement.eligible == 2 with input as w with data.dslint.inventory as _inventory
+	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v[0].groups == [[[0], {"reason": "node-affinity", "detail": "required node affinity does not match"}]]
+	v[0].others == {"fits": true}
+}
+
+test_exists_on_a_per_node_label_groups_every_value if {
+	w := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/hostname", "operator": "Exists"}]}]}}}})
+	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	count(v[0].groups) == 3
+	v[0].others.reason == "node-affinity"
+	placement.eligible == 3 with input as w with data.dslint.inventory as _inventory
+}
+
+_zoned := {"per_node_keys": ["topology.kubernetes.io/zone"], "pools": [{
+	"name": "general",
+	"node": {"metadata": {"name": "", "labels": {"pool": "general"}}, "spec": {}},
+	"nodes": [
+		{"metadata": {"name": "a-1", "labels": {"pool": "general", "topology.kubernetes.io/zone": "a"}}, "spec": {}},
+		{"metadata": {"name": "b-1", "labels": {"pool": "general", "topology.kubernetes.io/zone": "b"}}, "spec": {}},
+		{"metadata": {"name": "a-2", "labels": {"pool": "general", "topology.kubernetes.io/zone": "a"}}, "spec": {}},
+		{"metadata": {"name": "x-1", "labels": {"pool": "general"}}, "spec": {}},
+	],
+	"varying": ["topology.kubernetes.io/zone"],
+	"names": {"a-1": 0, "b-1": 1, "a-2": 2, "x-1": 3},
+	"by_label": {"topology.kubernetes.io/zone": {"a": [0, 2], "b": [1]}},
+}]}
+
+test_zone_groups_nodes_by_value if {
+	w := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["a"]}]}]}}}})
+	v := placement.verdicts with input as w with data.dslint.inventory as _zoned
+	v[0].groups == [[[0, 2], {"fits": true}]]
+	v[0].others.reason == "node-affinity"
+	placement.eligible == 2 with input as w with data.dslint.inventory as _zoned
+	n := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "topology.kubernetes.io/zone", "operator": "NotIn", "values": ["a"]}]}]}}}})
+	placement.eligible == 2 with input as n with data.dslint.inventory as _zoned
 }
 
 test_daemonset_needs_control_plane_toleration if {

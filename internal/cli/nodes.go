@@ -33,16 +33,11 @@ func loadNodes(e *env, paths []string) ([]*inventory.Node, error) {
 				if !inventory.IsNode(obj.APIVersion, obj.Kind) {
 					return nil, usagef("%s:%d:%d: --nodes file holds a %s %q: it takes Node objects only (kubectl get nodes -o yaml)", name, pos.Line, pos.Column, obj.Kind, obj.Name)
 				}
-				data, err := engine.Data(obj.Node)
-				m, ok := data.(map[string]any)
-				if err != nil || !ok {
+				n, err := inventory.FromManifest(name, obj)
+				if err != nil {
 					return nil, usagef("%s:%d:%d: node %q: %v", name, pos.Line, pos.Column, obj.Name, err)
 				}
-				locate := func(path []any) (int, int) {
-					p := manifest.Locate(obj.Node, path)
-					return p.Line, p.Column
-				}
-				nodes = append(nodes, inventory.FromObject(name, m, pos.Line, pos.Column, locate))
+				nodes = append(nodes, n)
 			}
 		}
 		if len(nodes) == n0 {

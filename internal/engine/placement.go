@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -20,12 +21,25 @@ type NodeVerdict struct {
 }
 
 // PoolVerdict is the verdict on one pool of the inventory: one for the whole
-// pool, or one per node (Nodes) when the workload may fare differently on
-// its nodes.
+// pool, or, when the workload may fare differently on its nodes, one per
+// node it treats apart (Nodes, by index in the pool) and one for all the
+// others.
 type PoolVerdict struct {
 	Pool int
 	NodeVerdict
-	Nodes []NodeVerdict
+	Nodes  map[int]NodeVerdict // nil: NodeVerdict holds for the whole pool
+	Others NodeVerdict         // the other nodes, when Nodes is set
+}
+
+// Node is the verdict on node j of the pool.
+func (v PoolVerdict) Node(j int) NodeVerdict {
+	if v.Nodes == nil {
+		return v.NodeVerdict
+	}
+	if n, ok := v.Nodes[j]; ok {
+		return n
+	}
+	return v.Others
 }
 
 // Placement is where the pods of one workload can land.
@@ -52,17 +66,17 @@ func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
 	if err != nil {
 		return Placement{}, err
 	}
+	type verdict struct {
+		Fits   bool   `json:"fits"`
+		Reason string `json:"reason"`
+		Detail string `json:"detail"`
+	}
 	var out struct {
 		Verdicts []struct {
-			Pool   int    `json:"pool"`
-			Fits   bool   `json:"fits"`
-			Reason string `json:"reason"`
-			Detail string `json:"detail"`
-			Nodes  []struct {
-				Fits   bool   `json:"fits"`
-				Reason string `json:"reason"`
-				Detail string `json:"detail"`
-			} `json:"nodes"`
+			Pool int `json:"pool"`
+			verdict
+			Groups [][2]json.RawMessage `json:"groups"`
+			Others *verdict             `json:"others"`
 		} `json:"verdicts"`
 		Eligible int `json:"eligible"`
 	}
@@ -71,11 +85,19 @@ func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
 	}
 	p := Placement{Workload: true, Eligible: out.Eligible}
 	for _, v := range out.Verdicts {
-		pv := PoolVerdict{Pool: v.Pool, NodeVerdict: NodeVerdict{Fits: v.Fits, Reason: v.Reason, Detail: v.Detail}}
-		if v.Nodes != nil {
-			pv.Nodes = make([]NodeVerdict, len(v.Nodes))
-			for i, n := range v.Nodes {
-				pv.Nodes[i] = NodeVerdict{Fits: n.Fits, Reason: n.Reason, Detail: n.Detail}
+		pv := PoolVerdict{Pool: v.Pool, NodeVerdict: NodeVerdict(v.verdict)}
+		if v.Others != nil {
+			pv.Nodes = map[int]NodeVerdict{}
+			pv.Others = NodeVerdict(*v.Others)
+			for _, g := range v.Groups {
+				var nodes []int
+				var n verdict
+				if err := errors.Join(json.Unmarshal(g[0], &nodes), json.Unmarshal(g[1], &n)); err != nil {
+					return Placement{}, fmt.Errorf("placement result: %w", err)
+				}
+				for _, j := range nodes {
+					pv.Nodes[j] = NodeVerdict(n)
+				}
 			}
 		}
 		p.Pools = append(p.Pools, pv)
@@ -83,31 +105,41 @@ func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
 	return p, nil
 }
 
-// Problem is a validation problem of an inventory node, at a field path.
+// Problem is a validation problem of a part of the inventory: the Index-th
+// entry of the Part ("labels", "taints" or "unschedulable") given to
+// InventoryProblems, and the path inside it.
 type Problem struct {
+	Part    string
+	Index   int
 	Path    []any
 	Message string
 }
 
-// NodeProblems validates one node of the inventory, given as a Node object.
-func (e *Engine) NodeProblems(ctx context.Context, node map[string]any) ([]Problem, error) {
-	rs, err := e.nodeCheck.Eval(ctx, rego.EvalInput(node))
+// InventoryProblems validates the distinct parts of the inventory's nodes:
+// parts["labels"] holds [key, value] pairs, parts["taints"] taint lists,
+// parts["unschedulable"] values.
+func (e *Engine) InventoryProblems(ctx context.Context, parts map[string][]any) ([]Problem, error) {
+	rs, err := e.nodeCheck.Eval(ctx, rego.EvalInput(parts))
 	if err != nil {
-		return nil, fmt.Errorf("validate node: %w", err)
+		return nil, fmt.Errorf("validate nodes: %w", err)
 	}
 	if len(rs) == 0 {
 		return nil, nil
 	}
 	items, _ := rs[0].Expressions[0].Value.([]any)
-	var out []Problem
+	out := make([]Problem, 0, len(items))
 	for _, it := range items {
 		m, _ := it.(map[string]any)
 		path, err := decodePath(m["path"])
 		if err != nil {
 			return nil, err
 		}
-		msg, _ := m["message"].(string)
-		out = append(out, Problem{Path: path, Message: msg})
+		p := Problem{Path: path}
+		p.Part, _ = m["part"].(string)
+		p.Message, _ = m["message"].(string)
+		i, _ := m["index"].(json.Number).Int64()
+		p.Index = int(i)
+		out = append(out, p)
 	}
 	return out, nil
 }

@@ -9,18 +9,16 @@ package inventory
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 )
 
-// PerNodeLabels are label keys whose values differ from node to node within
-// one pool: they do not split pools. A workload that constrains one of them
-// is judged node by node.
-var PerNodeLabels = []string{
-	"kubernetes.io/hostname",
-	"topology.kubernetes.io/zone",
-	"failure-domain.beta.kubernetes.io/zone",
+// PerNodeLabel is true for a label key whose value differs from node to
+// node within one pool: the hostname and the zone (topology.kubernetes.io/zone
+// and every other */zone, such as CSI drivers' topology labels). They do not
+// split pools; a workload that constrains one is judged node by node.
+func PerNodeLabel(key string) bool {
+	return key == "kubernetes.io/hostname" || strings.HasSuffix(key, "/zone")
 }
 
 // poolLabels name a node's pool on the common platforms, most specific first.
@@ -114,13 +112,14 @@ func New(nodes []*Node) *Inventory {
 			keys = append(keys, key)
 		}
 		p.Nodes = append(p.Nodes, n)
-		for _, k := range PerNodeLabels {
-			if _, ok := n.Labels[k]; ok && !slices.Contains(p.Varying, k) {
+		for k := range n.Labels {
+			if PerNodeLabel(k) && !slices.Contains(p.Varying, k) {
 				p.Varying = append(p.Varying, k)
 			}
 		}
 	}
 	for _, k := range keys {
+		slices.Sort(byKey[k].Varying)
 		inv.Pools = append(inv.Pools, byKey[k])
 	}
 	nameTaken := map[string]int{}
@@ -136,7 +135,9 @@ func New(nodes []*Node) *Inventory {
 // Empty is true when there is no node to place workloads on.
 func (inv *Inventory) Empty() bool { return inv == nil || len(inv.Nodes) == 0 }
 
-// Data is the inventory as Rego reads it at data.dslint.inventory.
+// Data is the inventory as Rego reads it at data.dslint.inventory, with
+// indexes of each pool's nodes by name and by per-node label value, so that
+// a workload naming a node finds it without a scan.
 func (inv *Inventory) Data() map[string]any {
 	pools := make([]any, 0, len(inv.Pools))
 	for _, p := range inv.Pools {
@@ -147,28 +148,59 @@ func (inv *Inventory) Data() map[string]any {
 		first := p.Nodes[0]
 		rep := (&Node{Labels: p.Labels, Taints: first.Taints, Unschedulable: first.Unschedulable}).Object()
 		varying := make([]any, 0, len(p.Varying))
+		byLabel := map[string]any{}
 		for _, k := range p.Varying {
 			varying = append(varying, k)
+			byValue := map[string][]any{}
+			for j, n := range p.Nodes {
+				if v, ok := n.Labels[k].(string); ok {
+					byValue[v] = append(byValue[v], j)
+				}
+			}
+			byLabel[k] = byValue
 		}
-		pools = append(pools, map[string]any{"name": p.Name, "node": rep, "nodes": nodes, "varying": varying})
+		names := make(map[string]any, len(p.Nodes))
+		for j, n := range p.Nodes {
+			names[n.Name] = j
+		}
+		pools = append(pools, map[string]any{
+			"name": p.Name, "node": rep, "nodes": nodes,
+			"varying": varying, "names": names, "by_label": byLabel,
+		})
 	}
-	return map[string]any{"pools": pools}
+	var perNode []any
+	for _, p := range inv.Pools {
+		for _, k := range p.Varying {
+			if !slices.Contains(perNode, any(k)) {
+				perNode = append(perNode, k)
+			}
+		}
+	}
+	return map[string]any{"pools": pools, "per_node_keys": perNode}
 }
 
-// groupKey is what nodes of one pool have alike.
+// groupKey is what nodes of one pool have alike: labels but the per-node
+// ones, taints as far as tolerations can tell them apart (key, value and
+// effect: not timeAdded), cordoning.
 func groupKey(n *Node) string {
-	key, _ := json.Marshal([]any{shared(n.Labels), n.Taints, n.Unschedulable == true})
+	taints := make([]any, len(n.Taints))
+	for i, t := range n.Taints {
+		taints[i] = t
+		if m, ok := t.(map[string]any); ok {
+			taints[i] = []any{m["key"], m["value"], m["effect"]}
+		}
+	}
+	key, _ := json.Marshal([]any{shared(n.Labels), taints, n.Unschedulable == true})
 	return string(key)
 }
 
 // shared is labels without the per-node ones.
 func shared(labels map[string]any) map[string]any {
-	out := maps.Clone(labels)
-	for _, k := range PerNodeLabels {
-		delete(out, k)
-	}
-	if out == nil {
-		out = map[string]any{}
+	out := make(map[string]any, len(labels))
+	for k, v := range labels {
+		if !PerNodeLabel(k) {
+			out[k] = v
+		}
 	}
 	return out
 }

@@ -2,25 +2,86 @@ package inventory
 
 import (
 	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/dslint/dslint/internal/engine"
+	"github.com/dslint/dslint/internal/manifest"
 )
 
 // IsNode is true for a core v1 Node object.
 func IsNode(apiVersion, kind string) bool { return apiVersion == "v1" && kind == "Node" }
 
-// FromObject is the node a Node object defines; obj is the object as Rego
-// reads it (decoded the way the engine decodes input).
-func FromObject(file string, obj map[string]any, line, column int, locate func([]any) (int, int)) *Node {
-	meta, _ := obj["metadata"].(map[string]any)
-	spec, _ := obj["spec"].(map[string]any)
-	n := &Node{File: file, Line: line, Column: column, Locate: locate}
-	n.Name, _ = meta["name"].(string)
-	n.Labels, _ = meta["labels"].(map[string]any)
-	if ts, ok := spec["taints"].([]any); ok {
-		n.Taints = ts
-	} else if spec["taints"] != nil {
-		n.Taints = []any{spec["taints"]} // not a list: validation reports it
+// FromManifest is the node a Node object of a manifest defines. Only what
+// placement reads is kept (name, labels, taints, unschedulable) with the
+// positions of those fields, so the parsed document can be dropped: a
+// kubectl get nodes dump of a large cluster is mostly status.
+func FromManifest(file string, obj manifest.Object) (*Node, error) {
+	n := &Node{Name: obj.Name, File: file}
+	at := map[string]manifest.Position{}
+	n.Line, n.Column = pos(obj.Node, nil)
+	n.Locate = func(path []any) (int, int) {
+		if p, ok := at[manifest.FormatPath(path)]; ok {
+			return p.Line, p.Column
+		}
+		return n.Line, n.Column
 	}
-	n.Unschedulable = spec["unschedulable"]
+	field := func(path ...any) (*yaml.Node, any, error) {
+		v := lookupPath(obj.Node, path)
+		if v == nil {
+			return nil, nil, nil
+		}
+		at[manifest.FormatPath(path)] = manifest.Locate(obj.Node, path)
+		data, err := engine.Data(v)
+		return v, data, err
+	}
+	labels, data, err := field("metadata", "labels")
+	if err != nil {
+		return nil, err
+	}
+	n.Labels, _ = data.(map[string]any)
+	if labels != nil && labels.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(labels.Content); i += 2 {
+			path := []any{"metadata", "labels", labels.Content[i].Value}
+			at[manifest.FormatPath(path)] = manifest.Locate(obj.Node, path)
+		}
+	}
+	taints, data, err := field("spec", "taints")
+	if err != nil {
+		return nil, err
+	}
+	if ts, ok := data.([]any); ok {
+		n.Taints = ts
+		for i := range taints.Content {
+			for _, f := range []any{nil, "key", "value", "effect"} {
+				path := []any{"spec", "taints", i}
+				if f != nil {
+					path = append(path, f)
+				}
+				at[manifest.FormatPath(path)] = manifest.Locate(obj.Node, path)
+			}
+		}
+	} else if data != nil {
+		n.Taints = []any{data} // not a list: validation reports it
+	}
+	if _, data, err = field("spec", "unschedulable"); err != nil {
+		return nil, err
+	}
+	n.Unschedulable = data
+	return n, nil
+}
+
+func pos(obj *yaml.Node, path []any) (int, int) {
+	p := manifest.Locate(obj, path)
+	return p.Line, p.Column
+}
+
+func lookupPath(n *yaml.Node, path []any) *yaml.Node {
+	for _, step := range path {
+		if n = manifest.Lookup(n, step.(string)); n == nil {
+			return nil
+		}
+	}
 	return n
 }
 

@@ -7,6 +7,7 @@ package lint
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -191,18 +192,52 @@ func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source,
 	return results
 }
 
-// validate checks inventory nodes as the API server would.
-func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) (errs []error) {
-	for _, n := range nodes {
-		ps, err := eng.NodeProblems(ctx, n.Object())
-		if err != nil {
-			return append(errs, err)
+// validate checks inventory nodes as the API server would. Nodes mostly
+// share labels and taints, so each distinct label, taint list and
+// unschedulable value is checked once, and a problem is reported at the
+// first node that has it.
+func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) []error {
+	type at struct {
+		node *inventory.Node
+		path []any
+	}
+	parts := map[string][]any{}
+	where := map[string][]at{}
+	seen := map[string]bool{}
+	add := func(part string, value any, n *inventory.Node, path []any) {
+		key, _ := json.Marshal([]any{part, value})
+		if seen[string(key)] {
+			return
 		}
-		for _, p := range ps {
-			line, col := n.Position(p.Path)
-			errs = append(errs, fmt.Errorf("%s:%d:%d: node %q: %s", n.File, line, col, n.Name, p.Message))
+		seen[string(key)] = true
+		parts[part] = append(parts[part], value)
+		where[part] = append(where[part], at{n, path})
+	}
+	for _, n := range nodes {
+		for k, v := range n.Labels {
+			add("labels", []any{k, v}, n, []any{"metadata", "labels", k})
+		}
+		if n.Taints != nil {
+			add("taints", n.Taints, n, []any{"spec", "taints"})
+		}
+		if n.Unschedulable != nil {
+			add("unschedulable", n.Unschedulable, n, []any{"spec", "unschedulable"})
 		}
 	}
+	problems, err := eng.InventoryProblems(ctx, parts)
+	if err != nil {
+		return []error{err}
+	}
+	errs := make([]error, 0, len(problems))
+	for _, p := range problems {
+		if p.Index >= len(where[p.Part]) {
+			return append(errs, fmt.Errorf("node validation named %s %d, which does not exist", p.Part, p.Index))
+		}
+		w := where[p.Part][p.Index]
+		line, col := w.node.Position(append(slices.Clone(w.path), p.Path...))
+		errs = append(errs, fmt.Errorf("%s:%d:%d: node %q: %s", w.node.File, line, col, w.node.Name, p.Message))
+	}
+	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
 	return errs
 }
 
@@ -291,17 +326,11 @@ func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manif
 
 // addNode records a Node object of the inputs for the inventory.
 func addNode(file string, obj manifest.Object, out *fileResult) {
-	data, err := engine.Data(obj.Node)
-	m, ok := data.(map[string]any)
-	if err != nil || !ok {
+	n, err := inventory.FromManifest(file, obj)
+	if err != nil {
 		return // the rules report what is wrong with the object
 	}
-	pos := manifest.Locate(obj.Node, nil)
-	locate := func(path []any) (int, int) {
-		p := manifest.Locate(obj.Node, path)
-		return p.Line, p.Column
-	}
-	out.nodes = append(out.nodes, inventory.FromObject(file, m, pos.Line, pos.Column, locate))
+	out.nodes = append(out.nodes, n)
 }
 
 // placeObject places one workload on the inventory.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -94,12 +93,8 @@ func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
 func eachNode(inv *inventory.Inventory, p engine.Placement, f func(*inventory.Node, engine.NodeVerdict)) {
 	for _, pv := range p.Pools {
 		pool := inv.Pools[pv.Pool]
-		for i, n := range pool.Nodes {
-			v := pv.NodeVerdict
-			if pv.Nodes != nil {
-				v = pv.Nodes[i]
-			}
-			f(n, v)
+		for j, n := range pool.Nodes {
+			f(n, pv.Node(j))
 		}
 	}
 }
@@ -150,16 +145,23 @@ func matrix(out *lint.Outcome) []row {
 		for _, pv := range p.Pools {
 			c := cell{Total: len(out.Inventory.Pools[pv.Pool].Nodes)}
 			reasons := map[engine.NodeVerdict]int{}
-			verdicts := pv.Nodes
-			if verdicts == nil {
-				verdicts = slices.Repeat([]engine.NodeVerdict{pv.NodeVerdict}, c.Total)
-			}
-			for _, v := range verdicts {
-				if v.Fits {
-					c.Fit++
-				} else {
-					reasons[v]++
+			count := func(v engine.NodeVerdict, n int) {
+				if n == 0 {
+					return
 				}
+				if v.Fits {
+					c.Fit += n
+				} else {
+					reasons[v] += n
+				}
+			}
+			if pv.Nodes == nil {
+				count(pv.NodeVerdict, c.Total)
+			} else {
+				for _, v := range pv.Nodes {
+					count(v, 1)
+				}
+				count(pv.Others, c.Total-len(pv.Nodes))
 			}
 			best := 0
 			for v, n := range reasons {
