@@ -47,7 +47,7 @@ result := {"report": report, "facts": facts, "workload": workload, "patch": patc
 
 # placement is where the pods of the workload in input can land on the
 # inventory's nodes (dslint schedule): the verdict per pool.
-placement := {"verdicts": placement_lib.verdicts, "eligible": placement_lib.eligible}
+placement := placement_lib.summary
 
 # node_problems are the validation problems of the nodes of the inventory,
 # given as their distinct labels, taint lists and unschedulable values.

@@ -209,13 +209,22 @@ required_node_affinity(pod_spec) := {"selector": nodes.node_selector(pod_spec), 
 	_requires_affinity(pod_spec)
 } else := {"selector": nodes.node_selector(pod_spec)}
 
-_parsed_terms(ns) := [{"exprs": exprs, "fields": fields} |
+_parsed_terms(ns) := [{"exprs": [_prepared(req) | some req in exprs], "fields": fields} |
 	some term in _array(ns, "nodeSelectorTerms")
 	exprs := _array(term, "matchExpressions")
 	fields := _array(term, "matchFields")
 	count(exprs) + count(fields) > 0
 	_term_parses(exprs, fields)
 ]
+
+# _prepared is a matchExpression that parses, with its fields read once and
+# its values as a set.
+_prepared(req) := {
+	"key": _string(req, "key"),
+	"operator": _string(req, "operator"),
+	"values": _array(req, "values"),
+	"set": {v | some v in _array(req, "values")},
+}
 
 # selector_matches(required, node) is the nodeSelector half of the match,
 # affinity_matches(required, node) the required-affinity half.
@@ -227,10 +236,28 @@ affinity_matches(required, node) if {
 	labels := node_labels(node)
 	some term in required.terms
 	every req in term.exprs {
-		requirement_matches(req, labels)
+		_prepared_matches(req.operator, req, labels)
 	}
 	_fields_match(term.fields, node)
 }
+
+# _prepared_matches is requirement_matches on a prepared requirement, one
+# body per operator (the first argument), for the many nodes of a cluster.
+_prepared_matches("In", req, labels) if labels[req.key] in req.set
+
+_prepared_matches("NotIn", req, labels) if not _labelled_in(req, labels)
+
+_prepared_matches("Exists", req, labels) if _ = labels[req.key]
+
+_prepared_matches("DoesNotExist", req, labels) if not _has_key(req, labels)
+
+_prepared_matches("Gt", req, labels) if requirement_matches(req, labels)
+
+_prepared_matches("Lt", req, labels) if requirement_matches(req, labels)
+
+_labelled_in(req, labels) if labels[req.key] in req.set
+
+_has_key(req, labels) if _ = labels[req.key]
 
 _selector_matches(selector, node_labels) if {
 	every key, value in selector {

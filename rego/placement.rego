@@ -43,11 +43,65 @@ verdicts := [verdict |
 ] if {
 	k8s.is_workload
 	has_inventory
+	_may_treat_nodes_apart
+} else := [object.union({"pool": i}, _pool_wide(pool)) | some i, pool in pools] if {
+	k8s.is_workload
+	has_inventory
 }
 
-_pool_verdict(i, pool) := {"pool": i, "groups": _groups(pool), "others": _verdict(_pod, _other_node(pool))} if {
+_pool_verdict(i, pool) := {"pool": i, "groups": _groups(pool), "others": _unnamed_verdict(pool, {})} if {
 	_node_specific(pool)
-} else := object.union({"pool": i}, _verdict(_pod, pool.node))
+} else := object.union({"pool": i}, _pool_wide(pool))
+
+# _pool_wide is the verdict on every node of a pool for a workload that
+# names no node: the first of the label verdict (nodeSelector, then required
+# affinity) and the taint verdict (taints, then cordoning) that blocks. Pools
+# share label sets and taint sets, so each set is judged once per workload.
+_pool_wide(pool) := v if {
+	v := _label_verdicts[pool.label_set]
+	not v.fits
+} else := _taint_verdicts[pool.taint_set]
+
+_label_verdicts := [_label_verdict(_pod, labels, "") | some labels in data.dslint.inventory.label_sets] if {
+	not _unconstrained
+}
+
+# A workload without nodeSelector or required affinity fits every label set:
+# _label_verdicts is then undefined, which _pool_wide reads as fitting.
+_unconstrained if {
+	count(_pod.required.selector) == 0
+	not _pod.required.terms
+}
+
+# _taint_verdicts judge each taint set: the first of its taints the pods do
+# not tolerate (each distinct taint of the inventory judged once), else
+# cordoning.
+_taint_verdicts := [_taint_set_verdict(set) | some set in data.dslint.inventory.taint_sets]
+
+_untolerated := {i |
+	some i, taint in data.dslint.inventory.taints
+	taint.effect in _pod.effects
+	not tolerations.tolerated(_pod.tolerations, taint)
+}
+
+_taint_set_verdict(set) := {"reason": "taint", "detail": sprintf("untolerated taint %s", [tolerations.string_of_taint(data.dslint.inventory.taints[blocking[0]])])} if {
+	blocking := [i | some i in set.taints; i in _untolerated]
+	count(blocking) > 0
+} else := _cordon_verdict(_pod, set)
+
+_cordon_verdict(pod, spec) := {"reason": "unschedulable", "detail": "the node is cordoned (spec.unschedulable)"} if {
+	spec.unschedulable == true
+	not pod.daemonset
+	pod.node_name == ""
+	not tolerations.tolerated(pod.tolerations, _unschedulable_taint)
+} else := {"fits": true}
+
+# _may_treat_nodes_apart is true when some pool's nodes may fare differently.
+_may_treat_nodes_apart if count(_mentioned_names) > 0
+
+_may_treat_nodes_apart if _pod.match_fields
+
+_may_treat_nodes_apart if count(_per_node_keys) > 0
 
 # _node_specific is true when the workload may fare differently on the nodes
 # of the pool: it names a node (nodeName, matchFields), or constrains a label
@@ -90,15 +144,17 @@ _groups(pool) := [[[j], _verdict(_pod, pool.nodes[j])] | some j in numbers.range
 	count(_varying_keys(pool)) > 1
 } else := array.concat(
 	[[[j], _verdict(_pod, pool.nodes[j])] | some j in named],
-	[[js, _verdict(_pod, pool.nodes[js[0]])] |
+	[[js, _unnamed_verdict(pool, {key: value})] |
 		some key in _varying_keys(pool)
 		some value in _group_values(pool, key)
-		js := [j | some j in pool.by_label[key][value]; not j in named]
+		js := _without(pool.by_label[key][value], named)
 		count(js) > 0
 	],
 ) if {
 	named := {j | some name in _mentioned_names; j := pool.names[name]}
 }
+
+_without(js, named) := js if count(named) == 0 else := [j | some j in js; not j in named]
 
 _group_values(pool, key) := object.keys(pool.by_label[key]) if {
 	some req in _requirements
@@ -106,12 +162,17 @@ _group_values(pool, key) := object.keys(pool.by_label[key]) if {
 	not req.operator in {"In", "NotIn"}
 } else := _mentioned_values[key]
 
-# _other_node stands for the nodes of a pool in no group: the labels all of
-# them share, no per-node label, a name no node has.
-_other_node(pool) := {
-	"metadata": {"name": "\u0000", "labels": pool.node.metadata.labels},
-	"spec": pool.node.spec,
-}
+# _unnamed_verdict is the verdict on the nodes of a pool that the workload
+# does not name and whose per-node labels are `labels` (their other per-node
+# labels have values it never mentions, so leaving them out changes
+# nothing): the pool's shared labels with these, a name no node has, and the
+# pool's taints.
+_unnamed_verdict(pool, labels) := {"reason": "node-name", "detail": sprintf("the pod names node %q", [_pod.node_name])} if {
+	_pod.node_name != ""
+} else := v if {
+	v := _label_verdict(_pod, object.union(pool.node.metadata.labels, labels), "\u0000")
+	not v.fits
+} else := _taint_verdicts[pool.taint_set]
 
 _mentioned_names contains name if {
 	name := nodes.node_name(k8s.pod_spec)
@@ -136,7 +197,63 @@ _mentioned_values[key] := values if {
 
 # eligible is the number of nodes the workload's pods can land on (for a
 # DaemonSet: its DESIRED count).
-eligible := sum([_fitting(v) | some v in vs]) if vs := verdicts
+eligible := sum([_fitting(v) | some v in _apart]) + sum([n |
+	some i in _fitting_pools
+	not i in _apart_pools
+	n := count(pools[i].nodes)
+]) if {
+	k8s.is_workload
+	has_inventory
+}
+
+# _fitting_pools are the pools whose label set and taint set both fit
+# (data.dslint.inventory.pools_by_sets[label set][taint set] and
+# pools_by_taint_set[taint set] hold pool indexes).
+_fitting_pools contains i if {
+	not _unconstrained
+	some ls, v in _label_verdicts
+	v.fits
+	some ts, is in data.dslint.inventory.pools_by_sets[ls]
+	_taint_verdicts[to_number(ts)].fits
+	some i in is
+}
+
+_fitting_pools contains i if {
+	_unconstrained
+	some ts, v in _taint_verdicts
+	v.fits
+	some i in data.dslint.inventory.pools_by_taint_set[ts]
+}
+
+# summary is where the pods of the workload can land, in few words: a
+# verdict per label set (label_verdicts, absent when every label set fits)
+# and per taint set of the inventory, which hold for a pool as a whole as
+# _pool_wide combines them; the pools whose nodes fare apart, as in
+# verdicts (apart); and eligible.
+summary := {
+	"label_verdicts": _label_verdicts,
+	"taint_verdicts": _taint_verdicts,
+	"apart": _apart,
+	"eligible": eligible,
+} if {
+	k8s.is_workload
+	has_inventory
+	not _unconstrained
+} else := {
+	"taint_verdicts": _taint_verdicts,
+	"apart": _apart,
+	"eligible": eligible,
+} if {
+	k8s.is_workload
+	has_inventory
+}
+
+# _apart are the verdicts on the pools whose nodes may fare differently.
+_apart := [_pool_verdict(i, pool) | some i in _apart_pools; pool := pools[i]]
+
+_apart_pools := {i | some i, pool in pools; _node_specific(pool)} if {
+	_may_treat_nodes_apart
+} else := set()
 
 _fitting(v) := count(pools[v.pool].nodes) if v.fits
 
@@ -223,12 +340,7 @@ _taint_verdict(pod, spec) := {"reason": "taint", "detail": sprintf("untolerated 
 		not tolerations.tolerated(pod.tolerations, taint)
 	]
 	count(untolerated) > 0
-} else := {"reason": "unschedulable", "detail": "the node is cordoned (spec.unschedulable)"} if {
-	spec.unschedulable == true
-	not pod.daemonset
-	pod.node_name == ""
-	not tolerations.tolerated(pod.tolerations, _unschedulable_taint)
-} else := {"fits": true}
+} else := _cordon_verdict(pod, spec)
 
 _unschedulable_taint := {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
 
@@ -269,12 +381,14 @@ _has_default_for(own, key) if {
 }
 
 # _selector_detail names the first nodeSelector entry (by key) the node lacks.
-_selector_detail(pod_spec, node) := d if {
+_selector_detail(pod_spec, node) := sprintf("node selector %s=%s: %s", [key, selector[key], _has_label(labels, key)]) if {
 	selector := nodes.node_selector(pod_spec)
 	labels := nodeaffinity.node_labels(node)
-	missing := [sprintf("%s=%s", [k, selector[k]]) | some k in sort(object.keys(selector)); object.get(labels, k, null) != selector[k]]
-	d := sprintf("node selector %s: %s", [missing[0], _has_label(labels, split(missing[0], "=")[0])])
+	missing := [k | some k in _sorted_keys(selector); object.get(labels, k, null) != selector[k]]
+	key := missing[0]
 }
+
+_sorted_keys(selector) := sort(object.keys(selector))
 
 _has_label(labels, key) := "the node has another value or none" if {
 	key in data.dslint.inventory.per_node_keys

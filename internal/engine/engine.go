@@ -45,6 +45,7 @@ type Engine struct {
 	nodeCheck rego.PreparedEvalQuery // per inventory node: validation problems
 	rules     map[string]finding.Rule
 	skip      map[string]bool // keys left out of input
+	poolSets  [][2]int        // per inventory pool: its label set and taint set
 }
 
 // Raw is a finding as a rule reports it, before its path becomes a position.
@@ -127,10 +128,43 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 	if !settings.AllFields {
 		e.skip = unreadFields
 	}
+	if e.poolSets, err = poolSets(settings.Inventory); err != nil {
+		return nil, err
+	}
 	for _, r := range rules {
 		e.rules[r.ID] = r
 	}
 	return e, nil
+}
+
+// poolSets reads the label set and taint set of each pool of an inventory
+// (inventory.Inventory.Data).
+func poolSets(inv map[string]any) ([][2]int, error) {
+	pools, _ := inv["pools"].([]any)
+	sets := make([][2]int, 0, len(pools))
+	for i, p := range pools {
+		m, _ := p.(map[string]any)
+		ls, ok1 := asInt(m["label_set"])
+		ts, ok2 := asInt(m["taint_set"])
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("inventory pool %d has no label_set and taint_set", i)
+		}
+		sets = append(sets, [2]int{ls, ts})
+	}
+	return sets, nil
+}
+
+func asInt(x any) (int, bool) {
+	switch n := x.(type) {
+	case int:
+		return n, true
+	case float64:
+		return int(n), n == float64(int(n))
+	case json.Number:
+		i, err := n.Int64()
+		return int(i), err == nil
+	}
+	return 0, false
 }
 
 func prepare(ctx context.Context, query string, modules []*ast.Module, store storage.Store) (rego.PreparedEvalQuery, error) {

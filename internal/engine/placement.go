@@ -71,25 +71,43 @@ func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
 		Reason string `json:"reason"`
 		Detail string `json:"detail"`
 	}
+	type apart struct {
+		Pool   int                  `json:"pool"`
+		Groups [][2]json.RawMessage `json:"groups"`
+		Others *verdict             `json:"others"`
+		verdict
+	}
 	var out struct {
-		Verdicts []struct {
-			Pool int `json:"pool"`
-			verdict
-			Groups [][2]json.RawMessage `json:"groups"`
-			Others *verdict             `json:"others"`
-		} `json:"verdicts"`
-		Eligible int `json:"eligible"`
+		LabelVerdicts []verdict `json:"label_verdicts"`
+		TaintVerdicts []verdict `json:"taint_verdicts"`
+		Apart         []apart   `json:"apart"`
+		Eligible      int       `json:"eligible"`
 	}
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return Placement{}, fmt.Errorf("placement result: %w", err)
 	}
-	p := Placement{Workload: true, Eligible: out.Eligible}
-	for _, v := range out.Verdicts {
-		pv := PoolVerdict{Pool: v.Pool, NodeVerdict: NodeVerdict(v.verdict)}
-		if v.Others != nil {
+	p := Placement{Workload: true, Eligible: out.Eligible, Pools: make([]PoolVerdict, len(e.poolSets))}
+	// A pool's verdict is its label set's when that blocks, else its taint
+	// set's (rego/placement.rego, _pool_wide); no label verdicts: all fit.
+	for i, sets := range e.poolSets {
+		v := verdict{Fits: true}
+		if sets[0] < len(out.LabelVerdicts) {
+			v = out.LabelVerdicts[sets[0]]
+		}
+		if v.Fits && sets[1] < len(out.TaintVerdicts) {
+			v = out.TaintVerdicts[sets[1]]
+		}
+		p.Pools[i] = PoolVerdict{Pool: i, NodeVerdict: NodeVerdict(v)}
+	}
+	for _, a := range out.Apart {
+		if a.Pool < 0 || a.Pool >= len(p.Pools) {
+			return Placement{}, fmt.Errorf("placement result names pool %d of %d", a.Pool, len(p.Pools))
+		}
+		pv := PoolVerdict{Pool: a.Pool, NodeVerdict: NodeVerdict(a.verdict)}
+		if a.Others != nil {
 			pv.Nodes = map[int]NodeVerdict{}
-			pv.Others = NodeVerdict(*v.Others)
-			for _, g := range v.Groups {
+			pv.Others = NodeVerdict(*a.Others)
+			for _, g := range a.Groups {
 				var nodes []int
 				var n verdict
 				if err := errors.Join(json.Unmarshal(g[0], &nodes), json.Unmarshal(g[1], &n)); err != nil {
@@ -100,7 +118,7 @@ func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
 				}
 			}
 		}
-		p.Pools = append(p.Pools, pv)
+		p.Pools[a.Pool] = pv
 	}
 	return p, nil
 }

@@ -140,6 +140,7 @@ func (inv *Inventory) Empty() bool { return inv == nil || len(inv.Nodes) == 0 }
 // a workload naming a node finds it without a scan.
 func (inv *Inventory) Data() map[string]any {
 	pools := make([]any, 0, len(inv.Pools))
+	var labelSets, taintSets, taints distinct
 	for _, p := range inv.Pools {
 		nodes := make([]any, 0, len(p.Nodes))
 		for _, n := range p.Nodes {
@@ -166,6 +167,8 @@ func (inv *Inventory) Data() map[string]any {
 		pools = append(pools, map[string]any{
 			"name": p.Name, "node": rep, "nodes": nodes,
 			"varying": varying, "names": names, "by_label": byLabel,
+			"label_set": labelSets.index(rep["metadata"].(map[string]any)["labels"]),
+			"taint_set": taintSets.index(taintSet(first, &taints)),
 		})
 	}
 	var perNode []any
@@ -176,7 +179,67 @@ func (inv *Inventory) Data() map[string]any {
 			}
 		}
 	}
-	return map[string]any{"pools": pools, "per_node_keys": perNode}
+	bySets := map[string]any{} // label set -> taint set -> pool indexes
+	for i, p := range pools {
+		m := p.(map[string]any)
+		ls, ts := fmt.Sprint(m["label_set"]), fmt.Sprint(m["taint_set"])
+		if bySets[ls] == nil {
+			bySets[ls] = map[string]any{}
+		}
+		byTaints := bySets[ls].(map[string]any)
+		list, _ := byTaints[ts].([]any)
+		byTaints[ts] = append(list, i)
+	}
+	byLabelSet := make([]any, len(labelSets.values))
+	for i := range byLabelSet {
+		byLabelSet[i] = bySets[fmt.Sprint(i)]
+	}
+	byTaintSet := make([]any, len(taintSets.values))
+	for i, p := range pools {
+		ts := p.(map[string]any)["taint_set"].(int)
+		list, _ := byTaintSet[ts].([]any)
+		byTaintSet[ts] = append(list, i)
+	}
+	return map[string]any{
+		"pools": pools, "per_node_keys": perNode, "pools_by_sets": byLabelSet, "pools_by_taint_set": byTaintSet,
+		"label_sets": labelSets.values, "taint_sets": taintSets.values, "taints": taints.values,
+	}
+}
+
+// taintSet is a node's taints as indexes into the inventory's distinct
+// taints, with its cordoning: {"taints": [i...], "unschedulable": u}.
+func taintSet(n *Node, taints *distinct) map[string]any {
+	idx := make([]any, 0, len(n.Taints))
+	for _, t := range n.Taints {
+		if m, ok := t.(map[string]any); ok { // tolerations read no other field
+			t = map[string]any{"key": m["key"], "value": m["value"], "effect": m["effect"]}
+		}
+		idx = append(idx, taints.index(t))
+	}
+	set := map[string]any{"taints": idx}
+	if n.Unschedulable != nil {
+		set["unschedulable"] = n.Unschedulable
+	}
+	return set
+}
+
+// distinct numbers values, equal values alike.
+type distinct struct {
+	values []any
+	seen   map[string]int
+}
+
+func (d *distinct) index(v any) int {
+	key, _ := json.Marshal(v)
+	if i, ok := d.seen[string(key)]; ok {
+		return i
+	}
+	if d.seen == nil {
+		d.seen = map[string]int{}
+	}
+	d.seen[string(key)] = len(d.values)
+	d.values = append(d.values, v)
+	return len(d.values) - 1
 }
 
 // groupKey is what nodes of one pool have alike: labels but the per-node
