@@ -185,38 +185,6 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
-// closest suggests the known name nearest to s, for "did you mean" hints.
-func closest(s string, known []string) string {
-	best, bestDist := "", len(s)/2+2
-	for _, k := range known {
-		if d := distance(s, k); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein edit distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
-
 func oneOf(value string, allowed []string) bool { return slices.Contains(allowed, value) }
 
 func quoteList(xs []string) string { return strings.Join(xs, "|") }

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/report"
+	"github.com/dslint/dslint/internal/suggest"
 )
 
 func runRules(e *env, args []string) (int, error) {
@@ -43,7 +44,7 @@ func runExplain(e *env, args []string) (int, error) {
 		for _, r := range eng.Rules() {
 			ids = append(ids, r.ID)
 		}
-		if s := closest(id, ids); s != "" {
+		if s := suggest.Closest(id, ids); s != "" {
 			return 0, usagef("unknown rule %q (did you mean %q?)", id, s)
 		}
 		return 0, usagef("unknown rule %q (see dslint rules)", id)

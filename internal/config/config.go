@@ -1,0 +1,167 @@
+// Package config loads .dslint.yaml: it finds the file, decodes it with
+// kyaml, and validates every key and value with the position it is written
+// at, so a mistake is reported as FILE:LINE:COL and never ignored.
+package config
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/dslint/dslint/internal/manifest"
+	"github.com/dslint/dslint/internal/suggest"
+)
+
+// fileNames are the names a config file may have, in order of preference.
+var fileNames = []string{".dslint.yaml", ".dslint.yml"}
+
+// failOnValues are the severities failOn may name (the lowest that fails the run).
+var failOnValues = []string{"error", "warning", "info", "none"}
+
+// RuleSeverities are the values a rule may be set to in `rules`.
+var ruleSeverities = []string{"off", "info", "warning", "error"}
+
+// taintEffects are the effects the API server accepts on a node taint.
+var taintEffects = []string{"NoSchedule", "PreferNoSchedule", "NoExecute"}
+
+// knownGates are the Kubernetes feature gates whose semantics dslint models.
+var knownGates = []string{"TaintTolerationComparisonOperators"}
+
+// MaxPoolCount bounds a pool's count: Kubernetes supports clusters of at
+// most 5000 nodes, and every node of a pool is simulated.
+const MaxPoolCount = 5000
+
+// Config is a loaded .dslint.yaml. A key that is absent or null in the file
+// is left at its zero value and Has reports false for it, so that defaults
+// and flags apply.
+type Config struct {
+	File string // the path it was loaded from
+	Dir  string // the directory of File; relative paths in the file are relative to it
+
+	FailOn       string            // error, warning, info or none
+	Rules        map[string]string // rule id -> off, info, warning or error
+	SystemTaints []string          // exact taint keys, or prefixes ending in "/"
+	Nodes        []string          // node inventory files, resolved against Dir
+	Pools        []Pool
+	FeatureGates map[string]bool
+	Exclude      []string // slash-separated globs relative to Dir ("**" spans directories)
+	Policies     []string // custom policy directories, resolved against Dir
+
+	name string              // File as messages name it
+	set  map[string]bool     // top-level keys written with a value
+	pos  map[string]position // formatted field path -> where it is written
+}
+
+// Pool is a named group of identical nodes declared in the config.
+type Pool struct {
+	Name         string
+	Count        int // 1 when not written
+	Labels       map[string]string
+	Taints       []Taint
+	Line, Column int // the pool's item in the pools sequence
+}
+
+// Taint is a taint of every node of a pool.
+type Taint struct {
+	Key, Value, Effect string
+	Line, Column       int // the taint's item in the taints sequence
+}
+
+type position struct{ line, column int }
+
+// Load reads and validates the config file at path. knownRules are the rule
+// ids `rules` may name; nil skips that check (see CheckRules). The error is
+// Errors, holding every problem found, or the error reading the file.
+func Load(path string, knownRules []string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, knownRules)
+}
+
+// Parse validates the config file content data as if read from path.
+func Parse(path string, data []byte, knownRules []string) (*Config, error) {
+	c := &Config{
+		File: path,
+		Dir:  filepath.Dir(path),
+		name: manifest.DisplayName(path),
+		set:  map[string]bool{},
+		pos:  map[string]position{"": {1, 1}},
+	}
+	d := &decoder{cfg: c}
+	d.document(manifest.Parse(c.name, data))
+	if knownRules != nil {
+		d.errs = append(d.errs, c.checkRules(knownRules)...)
+	}
+	if len(d.errs) > 0 {
+		return nil, sortErrors(d.errs)
+	}
+	return c, nil
+}
+
+// Has reports whether the top-level key (as written in the file: "failOn",
+// "rules", ...) is set to a value, as opposed to absent or null.
+func (c *Config) Has(key string) bool { return c.set[key] }
+
+// CheckRules reports every rule id in `rules` that is not one of known, for
+// callers that learn the rule set after loading (custom policies come from
+// the config itself).
+func (c *Config) CheckRules(known []string) error {
+	if errs := c.checkRules(known); len(errs) > 0 {
+		return sortErrors(errs)
+	}
+	return nil
+}
+
+func (c *Config) checkRules(known []string) Errors {
+	var errs Errors
+	for _, id := range slices.Sorted(maps.Keys(c.Rules)) {
+		if slices.Contains(known, id) {
+			continue
+		}
+		hint := `run "dslint rules" to list them`
+		if s := suggest.Closest(id, known); s != "" {
+			hint = fmt.Sprintf("did you mean %q?", s)
+		}
+		errs = append(errs, c.Errorf([]any{"rules", id}, "unknown rule %s (%s)", quote(id), hint))
+	}
+	return errs
+}
+
+// Pos returns where the field at path (string keys, int indexes, as in
+// manifest.FormatPath) is written: a key where the key is, a sequence item
+// where the item starts. A path that was not written falls back to its
+// nearest written parent.
+func (c *Config) Pos(path []any) (line, column int) {
+	for n := len(path); n >= 0; n-- {
+		if p, ok := c.pos[manifest.FormatPath(path[:n])]; ok {
+			return p.line, p.column
+		}
+	}
+	return 1, 1
+}
+
+// Errorf makes an *Error about the field at path, for problems found after
+// loading (an inventory file that does not exist, an invalid label key):
+// FILE:LINE:COL: path: message.
+func (c *Config) Errorf(path []any, format string, args ...any) *Error {
+	line, col := c.Pos(path)
+	msg := fmt.Sprintf(format, args...)
+	if p := manifest.FormatPath(path); p != "" {
+		msg = p + ": " + msg
+	}
+	return &Error{File: c.name, Line: line, Column: col, Message: msg}
+}
+
+// resolve makes a path written in the config relative to the working
+// directory (or absolute).
+func (c *Config) resolve(p string) string {
+	p = filepath.FromSlash(p)
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(c.Dir, p)
+}

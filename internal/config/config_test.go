@@ -1,0 +1,482 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var knownRules = []string{
+	"daemonset-missing-control-plane-toleration",
+	"invalid-toleration",
+	"wildcard-toleration",
+}
+
+// loadText writes text to .dslint.yaml in a fresh working directory and
+// loads it, so messages name the file as a user in that directory sees it.
+func loadText(t *testing.T, text string) (*Config, error) {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile(".dslint.yaml", []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return Load(".dslint.yaml", knownRules)
+}
+
+func TestLoadErrors(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       []string
+	}{
+		{"unknown key", "failOn: warning\nrulez: {}\n", []string{
+			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, featureGates, exclude, policies)`}},
+		{"unknown rule, near", "rules:\n  wildcard-tolerations: off\n", []string{
+			`.dslint.yaml:2:3: rules.wildcard-tolerations: unknown rule "wildcard-tolerations" (did you mean "wildcard-toleration"?)`}},
+		{"unknown rule, far", "rules: {invalid-toleration: error, foo-bar: off}\n", []string{
+			`.dslint.yaml:1:36: rules.foo-bar: unknown rule "foo-bar" (run "dslint rules" to list them)`}},
+		{"rule severity", "rules:\n  invalid-toleration: warn\n  wildcard-toleration: false\n", []string{
+			`.dslint.yaml:2:23: rules.invalid-toleration: "warn" is not one of off, info, warning, error`,
+			`.dslint.yaml:3:24: rules.wildcard-toleration: expected one of off, info, warning, error, got boolean false`}},
+		{"failOn value", "# comment\nfailOn: \"warn\"\n", []string{
+			`.dslint.yaml:2:9: failOn: "warn" is not one of error, warning, info, none`}},
+		{"failOn type", "failOn: [error]\n", []string{
+			`.dslint.yaml:1:9: failOn: expected one of error, warning, info, none, got a sequence`}},
+		{"rules type", "rules: [invalid-toleration]\n", []string{
+			`.dslint.yaml:1:8: rules: expected a mapping, got a sequence`}},
+		{"count string", "pools:\n  - name: gpu\n    count: \"3\"\n", []string{
+			`.dslint.yaml:3:12: pools[0].count: expected an integer, got string "3"`}},
+		{"count float", "pools: [{name: gpu, count: 1.5}]\n", []string{
+			`.dslint.yaml:1:28: pools[0].count: expected an integer, got number 1.5`}},
+		{"count zero", "pools:\n  - name: gpu\n    count: 0\n", []string{
+			`.dslint.yaml:3:12: pools[0].count: must be at least 1, got 0`}},
+		{"count huge", "pools: [{name: gpu, count: 100000}]\n", []string{
+			`.dslint.yaml:1:28: pools[0].count: must be at most 5000 (the most nodes a Kubernetes cluster supports), got 100000`}},
+		{"pool name required", "pools:\n  - count: 2\n", []string{
+			`.dslint.yaml:2:5: pools[0]: name is required`}},
+		{"pool name empty", "pools: [{name: \"\"}]\n", []string{
+			`.dslint.yaml:1:16: pools[0].name: must not be empty`}},
+		{"pool name type", "pools: [{name: 7}]\n", []string{
+			`.dslint.yaml:1:16: pools[0].name: expected a string, got integer 7 (quote it: "7")`}},
+		{"pool name unique", "pools:\n  - name: gpu\n  - name: cpu\n  - name: gpu\n", []string{
+			`.dslint.yaml:4:11: pools[2].name: duplicate pool name "gpu" (first at 2:11)`}},
+		{"pool not a mapping", "pools: [gpu]\n", []string{
+			`.dslint.yaml:1:9: pools[0]: expected a mapping, got string "gpu"`}},
+		{"pool unknown key", "pools:\n  - name: gpu\n    lables: {a: b}\n", []string{
+			`.dslint.yaml:3:5: pools[0]: unknown key "lables" (known: name, count, labels, taints)`}},
+		{"label value type", "pools: [{name: gpu, labels: {tier: 1, empty: }}]\n", []string{
+			`.dslint.yaml:1:36: pools[0].labels.tier: expected a string, got integer 1 (quote it: "1")`}},
+		{"taint effect", "pools:\n  - name: gpu\n    taints: [{key: hw, value: gpu, effect: NoSchedul}]\n", []string{
+			`.dslint.yaml:3:44: pools[0].taints[0].effect: "NoSchedul" is not one of NoSchedule, PreferNoSchedule, NoExecute`}},
+		{"taint effect case", "pools: [{name: gpu, taints: [{key: hw, effect: noschedule}]}]\n", []string{
+			`.dslint.yaml:1:48: pools[0].taints[0].effect: "noschedule" is not one of NoSchedule, PreferNoSchedule, NoExecute`}},
+		{"taint required fields", "pools:\n  - name: gpu\n    taints:\n      - value: gpu\n", []string{
+			`.dslint.yaml:4:9: pools[0].taints[0]: effect is required`,
+			`.dslint.yaml:4:9: pools[0].taints[0]: key is required`}},
+		{"taint unknown key", "pools: [{name: gpu, taints: [{key: hw, effect: NoSchedule, efect: NoExecute}]}]\n", []string{
+			`.dslint.yaml:1:60: pools[0].taints[0]: unknown key "efect" (known: key, value, effect)`}},
+		{"taint duplicate", "pools: [{name: gpu, taints: [{key: hw, effect: NoSchedule}, {key: hw, value: x, effect: NoSchedule}]}]\n", []string{
+			`.dslint.yaml:1:61: pools[0].taints[1]: duplicate taint "hw:NoSchedule" (first at 1:30)`}},
+		{"feature gate unknown", "featureGates:\n  TaintTolerationComparisonOperator: true\n", []string{
+			`.dslint.yaml:2:3: featureGates.TaintTolerationComparisonOperator: unknown feature gate "TaintTolerationComparisonOperator" (known: TaintTolerationComparisonOperators)`}},
+		{"feature gate type", "featureGates: {TaintTolerationComparisonOperators: yes}\n", []string{
+			`.dslint.yaml:1:52: featureGates.TaintTolerationComparisonOperators: expected true or false, got string "yes"`}},
+		{"list type", "nodes: cluster/nodes.yaml\n", []string{
+			`.dslint.yaml:1:8: nodes: expected a sequence, got string "cluster/nodes.yaml" (write ["cluster/nodes.yaml"] for a list of one)`}},
+		{"list items", "systemTaints: [example.com/, 3, \"\"]\n", []string{
+			`.dslint.yaml:1:30: systemTaints[1]: expected a string, got integer 3 (quote it: "3")`,
+			`.dslint.yaml:1:33: systemTaints[2]: must not be empty`}},
+		{"exclude globs", "exclude:\n  - /abs/**\n  - ../up\n  - \"a/[b\"\n", []string{
+			`.dslint.yaml:2:5: exclude[0]: "/abs/**" must be relative to the config file's directory, inside it`,
+			`.dslint.yaml:3:5: exclude[1]: "../up" must be relative to the config file's directory, inside it`,
+			`.dslint.yaml:4:5: exclude[2]: "a/[b" is not a valid glob: syntax error in pattern`}},
+		{"duplicate key", "failOn: warning\nfailOn: error\n", []string{
+			`.dslint.yaml:2:1: duplicate key "failOn" (first at 1:1)`}},
+		{"key not a string", "1: a\n", []string{
+			`.dslint.yaml:1:1: expected a string key, got integer 1`}},
+		{"top level sequence", "- failOn: warning\n", []string{
+			`.dslint.yaml:1:1: expected a mapping of settings (failOn, rules, ...), got a sequence`}},
+		{"two documents", "failOn: warning\n---\nrules: {}\n", []string{
+			`.dslint.yaml:3:1: a config file holds one YAML document; merge this one into the first`}},
+		{"syntax error", "failOn: warning\nrules:\n\tfoo: off\n", []string{
+			`.dslint.yaml:3:2: invalid YAML: found character that cannot start any token`}},
+		{"syntax error in value", "failOn: warning\nrules:\n  a: b: c\n", []string{
+			`.dslint.yaml:3:3: invalid YAML: mapping values are not allowed in this context`}},
+		{"merge of a scalar", "pools: [{<<: 3, name: gpu}]\n", []string{
+			`.dslint.yaml:1:14: pools[0]: <<: expected a mapping or a sequence of mappings, got integer 3`}},
+		{"every error reported", "failOn: warn\nrulez: {}\nrules: {foo: off}\npools:\n  - name: gpu\n    count: \"3\"\n    taints: [{key: hw, effect: Never}]\n", []string{
+			`.dslint.yaml:1:9: failOn: "warn" is not one of error, warning, info, none`,
+			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, featureGates, exclude, policies)`,
+			`.dslint.yaml:3:9: rules.foo: unknown rule "foo" (run "dslint rules" to list them)`,
+			`.dslint.yaml:6:12: pools[0].count: expected an integer, got string "3"`,
+			`.dslint.yaml:7:32: pools[0].taints[0].effect: "Never" is not one of NoSchedule, PreferNoSchedule, NoExecute`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := loadText(t, tc.text)
+			if c != nil {
+				t.Errorf("Load returned a config along with errors")
+			}
+			var errs Errors
+			if !errors.As(err, &errs) {
+				t.Fatalf("Load error = %v (%T), want Errors", err, err)
+			}
+			if got := strings.Split(err.Error(), "\n"); !slices.Equal(got, tc.want) {
+				t.Errorf("errors:\n%s\nwant:\n%s", err, strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestErrorsAs(t *testing.T) {
+	_, err := loadText(t, "failOn: warn\nrulez: 1\n")
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("errors.As(%v, *Error) = false", err)
+	}
+	if e.File != ".dslint.yaml" || e.Line != 1 || e.Column != 9 {
+		t.Errorf("first error at %s:%d:%d, want .dslint.yaml:1:9", e.File, e.Line, e.Column)
+	}
+}
+
+func TestLoadValid(t *testing.T) {
+	cases := map[string]string{
+		"empty":          "",
+		"comments only":  "# nothing yet\n",
+		"document start": "---\n",
+		"null document":  "~\n",
+		"BOM":            "\xef\xbb\xbf",
+		"null values":    "failOn:\nrules:\n  # wildcard-toleration: off\nnodes: ~\npools:\n",
+	}
+	for name, text := range cases {
+		t.Run(name, func(t *testing.T) {
+			c, err := loadText(t, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, key := range topKeys {
+				if c.Has(key) {
+					t.Errorf("Has(%q) = true for a key with no value", key)
+				}
+			}
+			if c.FailOn != "" || c.Rules != nil || c.Nodes != nil || c.Pools != nil {
+				t.Errorf("empty config decoded as %+v", c)
+			}
+		})
+	}
+}
+
+func TestLoadFull(t *testing.T) {
+	c, err := Load(filepath.Join("testdata", "full.yaml"), knownRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		File:         "testdata/full.yaml",
+		Dir:          "testdata",
+		FailOn:       "warning",
+		Rules:        map[string]string{"daemonset-missing-control-plane-toleration": "off"},
+		SystemTaints: []string{"node.kubernetes.io/", "node-role.kubernetes.io/", "node.cloudprovider.kubernetes.io/"},
+		Nodes:        []string{filepath.Join("testdata", "cluster", "nodes.yaml")},
+		Pools: []Pool{{
+			Name: "gpu", Count: 3, Labels: map[string]string{"hw-type": "gpu"}, Line: 7, Column: 5,
+			Taints: []Taint{{Key: "hw-type", Value: "gpu", Effect: "NoSchedule", Line: 10, Column: 14}},
+		}},
+		FeatureGates: map[string]bool{"TaintTolerationComparisonOperators": false},
+		Exclude:      []string{"charts/**", "**/testdata/**"},
+		Policies:     []string{filepath.Join("testdata", "policy")},
+	}
+	got := *c
+	got.name, got.set, got.pos = "", nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Load(full.yaml) =\n%+v\nwant\n%+v", got, want)
+	}
+	for _, key := range topKeys {
+		if !c.Has(key) {
+			t.Errorf("Has(%q) = false", key)
+		}
+	}
+	if c.Has("rulez") {
+		t.Errorf(`Has("rulez") = true`)
+	}
+}
+
+func TestMergeKeys(t *testing.T) {
+	c, err := loadText(t, "pools:\n  - &gpu {name: gpu, count: 2, labels: {hw: gpu}}\n  - <<: *gpu\n    name: gpu-b\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Pools) != 2 || c.Pools[1].Name != "gpu-b" || c.Pools[1].Count != 2 || c.Pools[1].Labels["hw"] != "gpu" {
+		t.Errorf("pools = %+v, want gpu-b merged from gpu", c.Pools)
+	}
+}
+
+func TestPathsResolved(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "elsewhere", "nodes.yaml")
+	text := "nodes: [cluster/nodes.yaml, ./a/../b.yaml, " + abs + "]\npolicies: [policy/, ../shared]\n"
+	sub := filepath.Join(dir, "repo")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(sub, ".dslint.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Dir != sub {
+		t.Errorf("Dir = %q, want %q", c.Dir, sub)
+	}
+	wantNodes := []string{filepath.Join(sub, "cluster", "nodes.yaml"), filepath.Join(sub, "b.yaml"), abs}
+	if !slices.Equal(c.Nodes, wantNodes) {
+		t.Errorf("Nodes = %q, want %q", c.Nodes, wantNodes)
+	}
+	wantPolicies := []string{filepath.Join(sub, "policy"), filepath.Join(dir, "shared")}
+	if !slices.Equal(c.Policies, wantPolicies) {
+		t.Errorf("Policies = %q, want %q", c.Policies, wantPolicies)
+	}
+}
+
+func TestCheckRules(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile(".dslint.yaml", []byte("rules:\n  my-policy: error\n  wildcard-toleration: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(".dslint.yaml", nil) // custom policies are not compiled yet
+	if err != nil {
+		t.Fatalf("Load without known rules: %v", err)
+	}
+	if err := c.CheckRules(append(slices.Clone(knownRules), "my-policy")); err != nil {
+		t.Errorf("CheckRules with the custom rule known: %v", err)
+	}
+	want := `.dslint.yaml:2:3: rules.my-policy: unknown rule "my-policy" (run "dslint rules" to list them)`
+	if err := c.CheckRules(knownRules); err == nil || err.Error() != want {
+		t.Errorf("CheckRules = %v, want %s", err, want)
+	}
+}
+
+func TestErrorf(t *testing.T) {
+	c, err := loadText(t, "nodes:\n  - cluster/nodes.yaml\npools:\n  - name: gpu\n    labels: {\"hw type\": gpu}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		path []any
+		want string
+	}{
+		{[]any{"nodes", 0}, `.dslint.yaml:2:5: nodes[0]: no such file`},
+		{[]any{"pools", 0, "labels", "hw type"}, `.dslint.yaml:5:14: pools[0].labels["hw type"]: no such file`},
+		{[]any{"pools", 0, "taints", 3}, `.dslint.yaml:4:5: pools[0].taints[3]: no such file`}, // nearest written parent
+		{[]any{"policies"}, `.dslint.yaml:1:1: policies: no such file`},
+	}
+	for _, tc := range cases {
+		if got := c.Errorf(tc.path, "no such file").Error(); got != tc.want {
+			t.Errorf("Errorf(%v) = %s, want %s", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestExcluded(t *testing.T) {
+	dir := t.TempDir()
+	c := &Config{Dir: dir, Exclude: []string{"charts/**", "**/testdata/**", "vendor", "*.tmp.yaml"}}
+	cases := map[string]bool{
+		"charts/app/templates/ds.yaml": true,
+		"charts":                       true,
+		"a/b/testdata/x.yaml":          true,
+		"testdata/x.yaml":              true,
+		"vendor/x/y.yaml":              true,
+		"x.tmp.yaml":                   true,
+		"sub/x.tmp.yaml":               false, // "*" stays within one path element
+		"deploy/app.yaml":              false,
+		"chartsy/app.yaml":             false,
+		"../charts/app.yaml":           false, // outside the config's directory
+	}
+	for rel, want := range cases {
+		if got := c.Excluded(filepath.Join(dir, rel)); got != want {
+			t.Errorf("Excluded(%s) = %v, want %v", rel, got, want)
+		}
+	}
+}
+
+func TestCleanGlob(t *testing.T) {
+	cases := map[string]string{"./charts/": "charts", "**/**/x": "**/x", "a//b": "a/b", "**": "**"}
+	for in, want := range cases {
+		if got, err := cleanGlob(in); err != nil || got != want {
+			t.Errorf("cleanGlob(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+func TestStarter(t *testing.T) {
+	c, err := loadText(t, Starter())
+	if err != nil {
+		t.Fatalf("the starter config does not load:\n%v", err)
+	}
+	for _, key := range topKeys {
+		if c.Has(key) {
+			t.Errorf("starter sets %s; every setting should be commented out", key)
+		}
+	}
+	// Turned on, every example must load too, and together they document
+	// every key.
+	c, err = loadText(t, uncomment(Starter()))
+	if err != nil {
+		t.Fatalf("the starter's examples do not load:\n%v\n%s", err, uncomment(Starter()))
+	}
+	for _, key := range topKeys {
+		if !c.Has(key) {
+			t.Errorf("starter has no example for %s", key)
+		}
+	}
+}
+
+// uncomment removes the "#" of the starter's setting lines ("#key:",
+// "#  nested"), leaving explanations ("# text") alone.
+func uncomment(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#") && len(l) > 1 && (l[1] != ' ' || strings.HasPrefix(l, "#  ")) {
+			lines[i] = l[1:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func TestFind(t *testing.T) {
+	type layout struct {
+		files []string // created empty; a name ending in "/" is a directory
+		start string
+		stop  string
+		want  string // relative to the temp dir; "" for none
+	}
+	cases := map[string]layout{
+		"in start":             {[]string{".git/", "a/.dslint.yaml"}, "a", "", "a/.dslint.yaml"},
+		"yml":                  {[]string{".git/", "a/.dslint.yml"}, "a", "", "a/.dslint.yml"},
+		"nearest parent":       {[]string{".git/", ".dslint.yaml", "a/.dslint.yaml", "a/b/c/"}, "a/b/c", "", "a/.dslint.yaml"},
+		"at the repo root":     {[]string{"repo/.git/", "repo/.dslint.yaml", "repo/a/b/"}, "repo/a/b", "", "repo/.dslint.yaml"},
+		"not above repo root":  {[]string{".dslint.yaml", "repo/.git/", "repo/a/"}, "repo/a", "", ""},
+		".git file marks root": {[]string{".dslint.yaml", "repo/.git", "repo/a/"}, "repo/a", "", ""},
+		"start is the root":    {[]string{".dslint.yaml", "repo/.git/"}, "repo", "", ""},
+		"not above stop":       {[]string{".git/", ".dslint.yaml", "a/b/"}, "a/b", "a", ""},
+		"at stop":              {[]string{".git/", "a/.dslint.yaml", "a/b/"}, "a/b", "a", "a/.dslint.yaml"},
+		"directory is no file": {[]string{".git/", ".dslint.yaml", "a/.dslint.yaml/"}, "a", "", ".dslint.yaml"},
+		"start is a file":      {[]string{".git/", "a/.dslint.yaml", "a/x.yaml"}, "a/x.yaml", "", "a/.dslint.yaml"},
+		"none":                 {[]string{".git/", "a/b/"}, "a/b", "", ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			makeFiles(t, root, tc.files)
+			stop := ""
+			if tc.stop != "" {
+				stop = filepath.Join(root, tc.stop)
+			}
+			got, err := Find(filepath.Join(root, tc.start), stop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := ""
+			if tc.want != "" {
+				want = filepath.Join(root, tc.want)
+			}
+			if got != want {
+				t.Errorf("Find = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestFindRelative(t *testing.T) {
+	root := t.TempDir()
+	makeFiles(t, root, []string{".git/", ".dslint.yaml", "a/"})
+	t.Chdir(root)
+	if got, err := Find(".", ""); err != nil || got != ".dslint.yaml" {
+		t.Errorf(`Find(".") = %q, %v; want ".dslint.yaml"`, got, err)
+	}
+	t.Chdir("a")
+	if got, err := Find(".", ""); err != nil || got != filepath.Join(root, ".dslint.yaml") {
+		t.Errorf(`Find(".") in a subdirectory = %q, %v; want the absolute path`, got, err)
+	}
+}
+
+func TestFindErrors(t *testing.T) {
+	root := t.TempDir()
+	makeFiles(t, root, []string{".git/", ".dslint.yaml", ".dslint.yml"})
+	if _, err := Find(root, ""); err == nil || !strings.Contains(err.Error(), "both exist") {
+		t.Errorf("Find with both names = %v, want an error", err)
+	}
+	if _, err := Find(filepath.Join(root, "missing"), ""); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Find(missing) = %v, want not exist", err)
+	}
+}
+
+func makeFiles(t *testing.T, root string, files []string) {
+	t.Helper()
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if strings.HasSuffix(f, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// FuzzLoad feeds arbitrary bytes to Load: it must never panic, and every
+// error it reports must point inside the file.
+func FuzzLoad(f *testing.F) {
+	full, err := os.ReadFile(filepath.Join("testdata", "full.yaml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{
+		string(full),
+		Starter(),
+		uncomment(Starter()),
+		"",
+		"failOn: warn\nrulez: {}\n",
+		"a: &a {b: *a}\n<<: *a\n",
+		"pools: [&p {name: a, <<: *p}, {<<: [*p, *p, 3]}]\n",
+		"pools:\n  - name: gpu\n    count: 99999999999999999999\n    taints: [{key: k}, [x]]\n",
+		"? [a]\n: b\n---\n- c\n",
+		"rules:\n\tfoo: off\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	path := filepath.Join(f.TempDir(), ".dslint.yaml")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(path, knownRules)
+		if err == nil {
+			if c == nil {
+				t.Fatal("Load returned neither a config nor an error")
+			}
+			return
+		}
+		var errs Errors
+		if !errors.As(err, &errs) || len(errs) == 0 {
+			t.Fatalf("Load error %v (%T) is not Errors", err, err)
+		}
+		lines := strings.Count(string(data), "\n") + strings.Count(string(data), "\r") + 2
+		for _, e := range errs {
+			if e.Line < 1 || e.Column < 1 || e.Line > lines {
+				t.Fatalf("error outside the file (%d line breaks): %v", lines, e)
+			}
+		}
+	})
+}

@@ -1,0 +1,165 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/dslint/dslint/internal/manifest"
+)
+
+// topKeys are the keys of a config file, in the order the docs list them.
+var topKeys = []string{"failOn", "rules", "systemTaints", "nodes", "pools", "featureGates", "exclude", "policies"}
+
+var (
+	poolKeys  = []string{"name", "count", "labels", "taints"}
+	taintKeys = []string{"key", "value", "effect"}
+)
+
+// decoder walks the YAML nodes of a config file into a Config, collecting a
+// positioned error for every problem rather than stopping at the first.
+type decoder struct {
+	cfg  *Config
+	errs Errors
+}
+
+// pair is one entry of a mapping: key is the node written as key (for its
+// position), name its string, value the resolved value node.
+type pair struct {
+	key   *yaml.Node
+	name  string
+	value *yaml.Node
+}
+
+func (d *decoder) errorf(n *yaml.Node, path []any, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if p := manifest.FormatPath(path); p != "" {
+		msg = p + ": " + msg
+	}
+	d.errs = append(d.errs, &Error{File: d.cfg.name, Line: max(n.Line, 1), Column: max(n.Column, 1), Message: msg})
+}
+
+// record remembers where the field at path is written, for Config.Pos.
+func (d *decoder) record(path []any, n *yaml.Node) {
+	d.cfg.pos[manifest.FormatPath(path)] = position{max(n.Line, 1), max(n.Column, 1)}
+}
+
+func (d *decoder) document(f *manifest.File) {
+	for _, e := range f.SyntaxErrors {
+		d.errs = append(d.errs, &Error{File: d.cfg.name, Line: e.Line, Column: max(e.Column, 1), Message: "invalid YAML: " + e.Message})
+	}
+	if len(f.SyntaxErrors) > 0 || len(f.Docs) == 0 || len(f.Docs[0].Content) == 0 {
+		return
+	}
+	if len(f.Docs) > 1 {
+		second := f.Docs[1]
+		if len(second.Content) > 0 {
+			second = second.Content[0]
+		}
+		d.errorf(second, nil, "a config file holds one YAML document; merge this one into the first")
+	}
+	root := resolve(f.Docs[0].Content[0])
+	if isNull(root) {
+		return
+	}
+	if root.Kind != yaml.MappingNode {
+		d.errorf(root, nil, "expected a mapping of settings (failOn, rules, ...), got %s", describe(root))
+		return
+	}
+	d.record(nil, root)
+	for _, p := range d.pairs(root, nil) {
+		d.setting(p)
+	}
+}
+
+// setting decodes one top-level key.
+func (d *decoder) setting(p pair) {
+	c, path := d.cfg, []any{p.name}
+	d.record(path, p.key)
+	if !slices.Contains(topKeys, p.name) {
+		d.errorf(p.key, nil, "unknown key %s (known: %s)", quote(p.name), strings.Join(topKeys, ", "))
+		return
+	}
+	if isNull(p.value) {
+		return // "key:" with everything below commented out: as if absent
+	}
+	c.set[p.name] = true
+	switch p.name {
+	case "failOn":
+		c.FailOn, _ = d.enum(p.value, path, failOnValues)
+	case "rules":
+		c.Rules = d.rules(p.value)
+	case "systemTaints":
+		c.SystemTaints = d.strings(p.value, path, nil)
+	case "nodes":
+		for _, s := range d.strings(p.value, path, nil) {
+			c.Nodes = append(c.Nodes, c.resolve(s))
+		}
+	case "pools":
+		c.Pools = d.pools(p.value)
+	case "featureGates":
+		c.FeatureGates = d.featureGates(p.value)
+	case "exclude":
+		c.Exclude = d.strings(p.value, path, cleanGlob)
+	case "policies":
+		for _, s := range d.strings(p.value, path, nil) {
+			c.Policies = append(c.Policies, c.resolve(s))
+		}
+	}
+}
+
+func (d *decoder) rules(n *yaml.Node) map[string]string {
+	out := map[string]string{}
+	for _, p := range d.mapping(n, []any{"rules"}) {
+		path := []any{"rules", p.name}
+		d.record(path, p.key)
+		if sev, ok := d.enum(p.value, path, ruleSeverities); ok {
+			out[p.name] = sev
+		}
+	}
+	return out
+}
+
+func (d *decoder) featureGates(n *yaml.Node) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range d.mapping(n, []any{"featureGates"}) {
+		path := []any{"featureGates", p.name}
+		d.record(path, p.key)
+		if !slices.Contains(knownGates, p.name) {
+			d.errorf(p.key, path, "unknown feature gate %s (known: %s)", quote(p.name), strings.Join(knownGates, ", "))
+			continue
+		}
+		if on, ok := d.boolean(p.value, path); ok {
+			out[p.name] = on
+		}
+	}
+	return out
+}
+
+// strings decodes a sequence of non-empty strings. check, when not nil,
+// vets and normalises each one.
+func (d *decoder) strings(n *yaml.Node, path []any, check func(string) (string, error)) []string {
+	var out []string
+	for i, raw := range d.sequence(n, path) {
+		ipath := with(path, i)
+		d.record(ipath, raw)
+		s, ok := d.str(resolve(raw), ipath)
+		switch {
+		case !ok:
+			continue
+		case s == "":
+			d.errorf(raw, ipath, "must not be empty")
+			continue
+		case check != nil:
+			var err error
+			if s, err = check(s); err != nil {
+				d.errorf(raw, ipath, "%v", err)
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}

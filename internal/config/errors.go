@@ -1,0 +1,50 @@
+package config
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Error is one problem in a config file, at the position of the offending
+// key or value. Its message reads FILE:LINE:COL: message.
+type Error struct {
+	File         string
+	Line, Column int
+	Message      string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Message)
+}
+
+// Errors is every problem found in one config file, in file order. Its
+// message is one line per problem; errors.As finds the first *Error.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap exposes every problem to errors.Is and errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// sortErrors orders problems by position, then message, and drops exact
+// repeats (a mapping reached through two aliases is checked twice).
+func sortErrors(es Errors) Errors {
+	slices.SortStableFunc(es, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), strings.Compare(a.Message, b.Message))
+	})
+	return slices.CompactFunc(es, func(a, b *Error) bool { return *a == *b })
+}

@@ -1,0 +1,148 @@
+package config
+
+import (
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// pools decodes the pools sequence. Kubernetes validity of label keys and
+// values and of taint keys is left to the inventory, which checks nodes from
+// every source the same way.
+func (d *decoder) pools(n *yaml.Node) []Pool {
+	var out []Pool
+	first := map[string]*yaml.Node{}
+	for i, raw := range d.sequence(n, []any{"pools"}) {
+		path := []any{"pools", i}
+		d.record(path, raw)
+		p, nameNode, ok := d.pool(resolve(raw), raw, path)
+		if !ok {
+			continue
+		}
+		if prev, dup := first[p.Name]; dup {
+			d.errorf(nameNode, with(path, "name"), "duplicate pool name %s (first at %d:%d)", quote(p.Name), prev.Line, prev.Column)
+			continue
+		}
+		first[p.Name] = nameNode
+		out = append(out, p)
+	}
+	return out
+}
+
+// pool decodes one pool; raw is its item as written, for positions. ok is
+// false when the pool has errors of its own.
+func (d *decoder) pool(n, raw *yaml.Node, path []any) (p Pool, nameNode *yaml.Node, ok bool) {
+	before := len(d.errs)
+	p = Pool{Count: 1, Line: raw.Line, Column: raw.Column}
+	for _, f := range d.mapping(n, path) {
+		fpath := with(path, f.name)
+		d.record(fpath, f.key)
+		if !slices.Contains(poolKeys, f.name) {
+			d.errorf(f.key, path, "unknown key %s (known: %s)", quote(f.name), strings.Join(poolKeys, ", "))
+			continue
+		}
+		if isNull(f.value) {
+			continue
+		}
+		switch f.name {
+		case "name":
+			nameNode = f.value
+			p.Name = d.nonEmpty(f.value, fpath)
+		case "count":
+			p.Count = d.count(f.value, fpath)
+		case "labels":
+			p.Labels = d.labels(f.value, fpath)
+		case "taints":
+			p.Taints = d.taints(f.value, fpath)
+		}
+	}
+	if n.Kind == yaml.MappingNode && nameNode == nil {
+		d.errorf(raw, path, "name is required")
+	}
+	return p, nameNode, len(d.errs) == before
+}
+
+func (d *decoder) count(n *yaml.Node, path []any) int {
+	c, ok := d.integer(n, path)
+	switch {
+	case !ok:
+	case c < 1:
+		d.errorf(n, path, "must be at least 1, got %d", c)
+	case c > MaxPoolCount:
+		d.errorf(n, path, "must be at most %d (the most nodes a Kubernetes cluster supports), got %d", MaxPoolCount, c)
+	default:
+		return c
+	}
+	return 1
+}
+
+func (d *decoder) labels(n *yaml.Node, path []any) map[string]string {
+	out := map[string]string{}
+	for _, p := range d.mapping(n, path) {
+		lpath := with(path, p.name)
+		d.record(lpath, p.key)
+		if isNull(p.value) {
+			out[p.name] = "" // an empty label value is valid
+			continue
+		}
+		if v, ok := d.str(p.value, lpath); ok {
+			out[p.name] = v
+		}
+	}
+	return out
+}
+
+func (d *decoder) taints(n *yaml.Node, path []any) []Taint {
+	var out []Taint
+	first := map[[2]string]*yaml.Node{}
+	for i, raw := range d.sequence(n, path) {
+		tpath := with(path, i)
+		d.record(tpath, raw)
+		t, ok := d.taint(resolve(raw), raw, tpath)
+		if !ok {
+			continue
+		}
+		// The API server refuses two taints with the same key and effect.
+		id := [2]string{t.Key, t.Effect}
+		if prev, dup := first[id]; dup {
+			d.errorf(raw, tpath, "duplicate taint %s (first at %d:%d)", quote(t.Key+":"+t.Effect), prev.Line, prev.Column)
+			continue
+		}
+		first[id] = raw
+		out = append(out, t)
+	}
+	return out
+}
+
+func (d *decoder) taint(n, raw *yaml.Node, path []any) (Taint, bool) {
+	before := len(d.errs)
+	t := Taint{Line: raw.Line, Column: raw.Column}
+	written := map[string]bool{}
+	for _, f := range d.mapping(n, path) {
+		fpath := with(path, f.name)
+		d.record(fpath, f.key)
+		if !slices.Contains(taintKeys, f.name) {
+			d.errorf(f.key, path, "unknown key %s (known: %s)", quote(f.name), strings.Join(taintKeys, ", "))
+			continue
+		}
+		if isNull(f.value) {
+			continue
+		}
+		written[f.name] = true
+		switch f.name {
+		case "key":
+			t.Key = d.nonEmpty(f.value, fpath)
+		case "value":
+			t.Value, _ = d.str(f.value, fpath)
+		case "effect":
+			t.Effect, _ = d.enum(f.value, fpath, taintEffects)
+		}
+	}
+	for _, req := range []string{"key", "effect"} {
+		if n.Kind == yaml.MappingNode && !written[req] {
+			d.errorf(raw, path, "%s is required", req)
+		}
+	}
+	return t, len(d.errs) == before
+}

@@ -1,0 +1,73 @@
+package config
+
+// Starter returns the commented config file `dslint init` writes. Every
+// setting is commented out, so the file changes nothing until edited.
+// Explanations are "# text"; settings are "#key: value", nested lines
+// "#  key: value", so removing the first "#" of those lines turns the
+// examples on (a test loads the file both ways).
+func Starter() string {
+	return starter
+}
+
+const starter = `# dslint configuration.
+#
+# dslint reads .dslint.yaml from the current directory or the nearest parent,
+# up to the repository root; -c/--config names another file. Unknown keys and
+# wrong types are errors. Paths and globs are relative to this file's
+# directory. Every setting is commented out: the values shown are the
+# defaults or examples. Remove the "#" in front of a setting to use it.
+
+# Lowest severity that fails the run (exit code 1): error, warning, info or
+# none. The --fail-on flag overrides it.
+#failOn: warning
+
+# Severity of each rule: off, info, warning or error. "dslint rules" lists the
+# rule ids, "dslint explain RULE" explains one. --enable and --disable
+# override it.
+#rules:
+#  daemonset-missing-control-plane-toleration: off
+
+# Taint keys that Kubernetes or the platform applies, rather than a dedicated
+# pool: an entry ending in "/" is a prefix, any other entry an exact key.
+# Tolerating a system taint does not dedicate a workload to a pool. Setting
+# this replaces the default list, shown here.
+#systemTaints:
+#  - node.kubernetes.io/
+#  - node-role.kubernetes.io/
+#  - node.cloudprovider.kubernetes.io/
+#  - node.kubernetes.io/out-of-service
+#  - CriticalAddonsOnly
+
+# Node inventory files: Node manifests, a v1 List or NodeList, or the output
+# of "kubectl get nodes -o yaml". With an inventory, dslint simulates where
+# every workload can land. --nodes adds more.
+#nodes:
+#  - cluster/nodes.yaml
+
+# Node pools, when there is no inventory to export: each pool is count
+# identical nodes with these labels and taints (effect: NoSchedule,
+# PreferNoSchedule or NoExecute).
+#pools:
+#  - name: gpu
+#    count: 3
+#    labels: {hw-type: gpu}
+#    taints:
+#      - {key: hw-type, value: gpu, effect: NoSchedule}
+
+# Kubernetes feature gates that change what the API server accepts.
+# TaintTolerationComparisonOperators (alpha, off by default) allows the Lt and
+# Gt toleration operators.
+#featureGates:
+#  TaintTolerationComparisonOperators: false
+
+# Files and directories not to lint: globs where "*" matches within one path
+# element and "**" across any number of them.
+#exclude:
+#  - "charts/**"
+#  - "**/testdata/**"
+
+# Directories of custom Rego policies, written like the built-in rules.
+# --policy adds more.
+#policies:
+#  - policy/
+`
