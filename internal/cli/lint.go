@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
@@ -22,7 +21,7 @@ type lintFlags struct {
 	failOn    string
 	quiet     bool
 	parseOnly bool
-	nodes     []string
+	configFlags
 }
 
 func runLint(e *env, args []string) (int, error) {
@@ -32,7 +31,7 @@ func runLint(e *env, args []string) (int, error) {
 	fs.StringVarP(&fl.output, "output", "o", "", "write the report to `FILE` instead of stdout")
 	fs.StringVar(&fl.failOn, "fail-on", "warning", "lowest severity that makes the exit code 1: "+quoteList(failOnLevels))
 	fs.BoolVarP(&fl.quiet, "quiet", "q", false, "no summary line")
-	fs.StringArrayVar(&fl.nodes, "nodes", nil, "node inventory `FILE` (kubectl get nodes -o yaml or -o json; repeatable; - for stdin)")
+	fl.configFlags.register(fs)
 	fs.BoolVar(&fl.parseOnly, "parse-only", false, "read and parse the inputs, run no rule (for benchmarks)")
 	_ = fs.MarkHidden("parse-only")
 	if err := parseFlags(fs, args); err != nil {
@@ -55,19 +54,21 @@ func runLint(e *env, args []string) (int, error) {
 	if len(srcs) == 0 {
 		return 0, usagef("no manifests found in %v (looked for *.yaml, *.yml and *.json files)", paths)
 	}
-	if err := checkNodesStdin(fl.nodes, paths); err != nil {
-		return 0, err
-	}
-	nodes, err := loadNodes(e, fl.nodes)
+	rc, err := loadRunConfig(e, fl.configFlags, paths, fl.failOn, fs.Changed("fail-on"))
 	if err != nil {
 		return 0, err
 	}
+	if srcs = rc.exclude(srcs); len(srcs) == 0 {
+		return 0, usagef("no manifests left in %v once the config's exclude globs apply", paths)
+	}
+	fl.failOn = rc.failOn
 	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
-		ParseOnly: fl.parseOnly, Nodes: nodes, Engine: engineFor(engine.Settings{}),
+		ParseOnly: fl.parseOnly, Nodes: rc.nodes, Engine: engineFor(rc.settings),
 	})
 	if len(problems.Inventory) > 0 {
 		return 0, usageError{fmt.Errorf("invalid node inventory:\n%w", errors.Join(problems.Inventory...))}
 	}
+	rc.resetSeverities(out.Result)
 	res := out.Result
 	if err := writeReport(e, fl, res); err != nil {
 		return 0, err

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
 	"github.com/dslint/dslint/internal/report"
@@ -19,7 +18,8 @@ Shows which nodes the pods of each workload can land on: a matrix of
 workloads and node pools (nodes with the same labels, taints and cordoning),
 with the first filter that blocks them where they cannot. DaemonSets show
 DESIRED as kubectl get ds would. The nodes come from --nodes files
-(kubectl get nodes -o yaml or -o json) and Node objects among the inputs.
+(kubectl get nodes -o yaml or -o json), pools and nodes in .dslint.yaml, and
+Node objects among the inputs.
 
 Modelled as the scheduler and the DaemonSet controller decide: nodeName,
 nodeSelector and required node affinity, NoSchedule and NoExecute taints with
@@ -30,11 +30,11 @@ anti-affinity, topology spread constraints, volumes and host ports.`
 
 func runSchedule(e *env, args []string) (int, error) {
 	var format, output string
-	var nodesFiles []string
+	var cf configFlags
 	fs := newFlagSet(e, "schedule", scheduleUsage)
 	fs.StringVarP(&format, "format", "f", "text", "output format: "+quoteList(report.ScheduleFormats))
 	fs.StringVarP(&output, "output", "o", "", "write the matrix to `FILE` instead of stdout")
-	fs.StringArrayVar(&nodesFiles, "nodes", nil, "node inventory `FILE` (kubectl get nodes -o yaml or -o json; repeatable; - for stdin)")
+	cf.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -45,19 +45,16 @@ func runSchedule(e *env, args []string) (int, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	if err := checkNodesStdin(nodesFiles, paths); err != nil {
-		return 0, err
-	}
 	srcs, err := manifest.Discover(paths)
 	if err != nil {
 		return 0, usageError{err}
 	}
-	nodes, err := loadNodes(e, nodesFiles)
+	rc, err := loadRunConfig(e, cf, paths, "", false)
 	if err != nil {
 		return 0, err
 	}
-	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
-		Schedule: true, Nodes: nodes, Engine: engineFor(engine.Settings{}),
+	out, problems := lint.Run(context.Background(), rc.exclude(srcs), e.stdin, lint.Options{
+		Schedule: true, Nodes: rc.nodes, Engine: engineFor(rc.settings),
 	})
 	if len(problems.Inventory) > 0 {
 		return 0, usageError{fmt.Errorf("invalid node inventory:\n%w", errors.Join(problems.Inventory...))}

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dslint/dslint"
+	"github.com/dslint/dslint/internal/config"
+	"github.com/dslint/dslint/internal/engine"
+	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/inventory"
+	"github.com/dslint/dslint/internal/manifest"
+)
+
+// runConfig is what a lint or schedule run takes from .dslint.yaml and the
+// flags, flags first.
+type runConfig struct {
+	file       *config.Config // nil without a config file
+	settings   engine.Settings
+	severities map[string]finding.Severity // rules set to another severity
+	nodes      []*inventory.Node
+	failOn     string
+}
+
+// configFlags are the flags lint and schedule share with the config file.
+type configFlags struct {
+	config string
+	nodes  []string
+}
+
+func (c *configFlags) register(fs *pflag.FlagSet) {
+	fs.StringVarP(&c.config, "config", "c", "", "config `FILE` (default: .dslint.yaml here or in the nearest parent up to the repository root)")
+	fs.StringArrayVar(&c.nodes, "nodes", nil, "node inventory `FILE` (kubectl get nodes -o yaml or -o json; repeatable; - for stdin; replaces nodes: of the config)")
+}
+
+// loadRunConfig reads the config file (the named one, or the one found) and
+// the inventory, and merges them with the flags.
+func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, failOnSet bool) (*runConfig, error) {
+	rc := &runConfig{failOn: failOnFlag}
+	file := fl.config
+	if file == "" {
+		found, err := config.Find(".", "")
+		if err != nil {
+			return nil, usagef("find config: %v", err)
+		}
+		file = found
+	}
+	if file != "" {
+		ids, err := builtinRuleIDs()
+		if err != nil {
+			return nil, err
+		}
+		c, err := config.Load(file, ids)
+		if err != nil {
+			return nil, configError(file, err)
+		}
+		rc.file = c
+		if err := rc.apply(c, failOnSet); err != nil {
+			return nil, err
+		}
+	}
+	nodeFiles := fl.nodes
+	if len(nodeFiles) == 0 && rc.file != nil {
+		nodeFiles = rc.file.Nodes
+	}
+	if err := checkNodesStdin(nodeFiles, paths); err != nil {
+		return nil, err
+	}
+	nodes, err := loadNodes(e, nodeFiles)
+	if err != nil {
+		return nil, err
+	}
+	rc.nodes = append(rc.nodes, nodes...)
+	return rc, nil
+}
+
+// apply takes the settings of a loaded config file.
+func (rc *runConfig) apply(c *config.Config, failOnSet bool) error {
+	if c.Has("failOn") && !failOnSet {
+		rc.failOn = c.FailOn
+	}
+	rc.severities = map[string]finding.Severity{}
+	for id, level := range c.Rules {
+		if level == "off" {
+			rc.settings.Disabled = append(rc.settings.Disabled, id)
+			continue
+		}
+		sev, err := finding.ParseSeverity(level)
+		if err != nil {
+			return c.Errorf([]any{"rules", id}, "%v", err)
+		}
+		rc.severities[id] = sev
+	}
+	slices.Sort(rc.settings.Disabled)
+	if c.Has("systemTaints") {
+		rc.settings.SystemTaints = c.SystemTaints
+	}
+	rc.settings.FeatureGates = c.FeatureGates
+	if c.Has("policies") {
+		return c.Errorf([]any{"policies"}, "custom policies are not supported by this version of dslint yet")
+	}
+	for _, p := range c.Pools {
+		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, File: c.File, Line: p.Line, Column: p.Column}
+		spec.File = manifest.DisplayName(c.File)
+		for _, t := range p.Taints {
+			spec.Taints = append(spec.Taints, inventory.TaintSpec{Key: t.Key, Value: t.Value, Effect: t.Effect, Line: t.Line, Column: t.Column})
+		}
+		rc.nodes = append(rc.nodes, inventory.FromPool(spec)...)
+	}
+	return nil
+}
+
+// exclude drops the sources the config's exclude globs match.
+func (rc *runConfig) exclude(srcs []manifest.Source) []manifest.Source {
+	if rc.file == nil {
+		return srcs
+	}
+	return slices.DeleteFunc(srcs, func(s manifest.Source) bool {
+		return s.Path != manifest.Stdin && rc.file.Excluded(s.Path)
+	})
+}
+
+// resetSeverities gives findings of rules the config sets to another
+// severity that severity.
+func (rc *runConfig) resetSeverities(res *finding.Result) {
+	if len(rc.severities) == 0 {
+		return
+	}
+	for i, f := range res.Findings {
+		if sev, ok := rc.severities[f.Rule]; ok {
+			res.Findings[i].Severity = sev
+		}
+	}
+	for i, r := range res.Rules {
+		if sev, ok := rc.severities[r.ID]; ok {
+			res.Rules[i].Severity = sev
+		}
+	}
+	res.Count()
+}
+
+func builtinRuleIDs() ([]string, error) {
+	modules, err := engine.ParseModules(dslint.Policies, false)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := engine.RulesOf(modules)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(rules))
+	for _, r := range rules {
+		ids = append(ids, r.ID)
+	}
+	return ids, nil
+}
+
+// configError is a config problem as a usage error (exit 2), each problem
+// on its own line.
+func configError(file string, err error) error {
+	var errs config.Errors
+	if errors.As(err, &errs) {
+		return usageError{fmt.Errorf("invalid config:\n%w", err)}
+	}
+	return usagef("config %s: %v", file, err)
+}

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const gpuDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: trainer, namespace: ml}
+spec:
+  selector: {matchLabels: {app: trainer}}
+  template:
+    metadata: {labels: {app: trainer}}
+    spec:
+      nodeSelector: {hw: gpu}
+      containers: [{name: t, image: trainer:1.0}]
+`
+
+// TestConfigPools places workloads on the pools of a config file.
+func TestConfigPools(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, `failOn: error
+pools:
+  - name: gpu
+    count: 2
+    labels: {hw: gpu}
+    taints: [{key: hw, value: gpu, effect: NoSchedule}]
+  - name: general
+    count: 3
+`)
+	manifest := filepath.Join(dir, "trainer.yaml")
+	write(t, manifest, gpuDeployment)
+	code, out, errOut := run(t, "", "schedule", "-c", cfg, manifest)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, s := range []string{"1 workload on 5 nodes in 2 pools", "ml/trainer", "hw=gpu:NoSchedule"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("matrix lacks %q:\n%s", s, out)
+		}
+	}
+	code, out, _ = run(t, "", "-c", cfg, manifest)
+	if code != ExitFindings || !strings.Contains(out, `deployment "trainer" fits no node of the inventory: node selector hw=gpu blocks 3 nodes (general); untolerated taint hw=gpu:NoSchedule blocks 2 nodes (gpu)`) {
+		t.Errorf("exit %d, want 1 and no-matching-nodes:\n%s", code, out)
+	}
+}
+
+func TestConfigInvalidPoolTaint(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, `pools:
+  - name: gpu
+    labels: {"bad key!": x}
+    taints:
+      - {key: "-hw", effect: NoSchedule}
+`)
+	manifest := filepath.Join(dir, "trainer.yaml")
+	write(t, manifest, gpuDeployment)
+	code, _, errOut := run(t, "", "-c", cfg, manifest)
+	if code != ExitUsage {
+		t.Fatalf("exit %d, want 2: %s", code, errOut)
+	}
+	name := filepath.ToSlash(cfg)
+	for _, s := range []string{name + `:2:5: node "gpu-1": label key "bad key!"`, name + `:5:9: node "gpu-1": taint key "-hw"`} {
+		if !strings.Contains(errOut, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, errOut)
+		}
+	}
+}
+
+func TestConfigErrorsExit2(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, "failOn: warn\nrules:\n  wildcard-tolerations: off\n")
+	code, _, errOut := run(t, "", "-c", cfg, "../../examples/manifests")
+	if code != ExitUsage || !strings.Contains(errOut, `:1:9: failOn: "warn" is not one of`) || !strings.Contains(errOut, `did you mean "wildcard-toleration"?`) {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+func TestConfigRulesAndFailOn(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, "failOn: error\nrules:\n  invalid-toleration: warning\n  deprecated-master-key: off\n")
+	code, out, errOut := run(t, "", "-c", cfg, "../../examples/manifests/ingress.yaml", "../../examples/manifests/logging.yaml")
+	if code != ExitOK {
+		t.Errorf("exit %d, want 0 (nothing at error once invalid-toleration is a warning): %s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "warning: toleration value \"ingress\"") || strings.Contains(out, "deprecated-master-key") {
+		t.Errorf("severity override or rule off not applied:\n%s", out)
+	}
+	if code, _, _ := run(t, "", "-c", cfg, "--fail-on", "warning", "../../examples/manifests/ingress.yaml"); code != ExitFindings {
+		t.Errorf("--fail-on warning: exit %d, want 1 (flags override the file)", code)
+	}
+}
