@@ -447,3 +447,49 @@ _count_nodes(1) := "1 node"
 _count_nodes(n) := sprintf("%d nodes", [n]) if n != 1
 
 _pools_of(reason) := [pools[i].name | some i in sort({b.pool | some b in _blocks; b.reason == reason})]
+
+# eligible_in[i] is the number of nodes of pool i the pods can land on, for
+# the pools where there are some.
+eligible_in[i] := count(pools[i].nodes) if {
+	some i in _fitting_pools
+	not i in _apart_pools
+}
+
+eligible_in[v.pool] := n if {
+	some v in _apart
+	n := _fitting(v)
+	n > 0
+}
+
+# selected_pools are the pools whose nodes the workload's node constraint
+# (nodeSelector and required affinity, taints aside) admits, for a workload
+# that judges every node of a pool alike; undefined for the others.
+selected_pools := {i |
+	some ls, v in _label_verdicts
+	v.fits
+	some _, is in data.dslint.inventory.pools_by_sets[ls]
+	some i in is
+} if {
+	has_inventory
+	not _may_treat_nodes_apart
+}
+
+# pool_taints(i) are the taints of the nodes of pool i.
+pool_taints(i) := [data.dslint.inventory.taints[k] | some k in data.dslint.inventory.taint_sets[pools[i].taint_set].taints]
+
+# tolerated_taints(t) are the taints of the inventory the toleration t
+# tolerates, as {taint index: taint}.
+tolerated_taints(t) := {k: taint |
+	some k, taint in data.dslint.inventory.taints
+	tolerations.tolerates(t, taint)
+}
+
+# pools_with_taint(k) are the pools whose nodes carry inventory taint k.
+pools_with_taint(k) := {i |
+	some ts, set in data.dslint.inventory.taint_sets
+	k in set.taints
+	some i in data.dslint.inventory.pools_by_taint_set[ts]
+}
+
+# pool_names(is) lists the names of pools, for messages.
+pool_names(is) := concat(", ", [pools[i].name | some i in sort(is)])

@@ -1,5 +1,7 @@
 package dslint.lib.placement_test
 
+import data.dslint.test.inventory as testinv
+
 import data.dslint.lib.placement
 
 _node(name, labels, taints, unschedulable) := {
@@ -18,7 +20,7 @@ _pool(name, labels, taints, names) := {
 
 _gpu_taint := {"key": "hw", "value": "gpu", "effect": "NoSchedule"}
 
-_inventory := _indexed({"per_node_keys": ["kubernetes.io/hostname"], "pools": [
+_inventory := testinv.indexed({"per_node_keys": ["kubernetes.io/hostname"], "pools": [
 	_pool("general", {"pool": "general"}, [], ["g-1", "g-2", "g-3"]),
 	_pool("gpu", {"pool": "gpu", "gpus": "08"}, [_gpu_taint], ["gpu-1", "gpu-2"]),
 	_pool("control-plane", {"node-role.kubernetes.io/control-plane": ""}, [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}], ["cp-1"]),
@@ -101,7 +103,7 @@ test_exists_on_a_per_node_label_groups_every_value if {
 	placement.eligible == 3 with input as w with data.dslint.inventory as _inventory
 }
 
-_zoned := _indexed({"per_node_keys": ["topology.kubernetes.io/zone"], "pools": [{
+_zoned := testinv.indexed({"per_node_keys": ["topology.kubernetes.io/zone"], "pools": [{
 	"name": "general",
 	"node": {"metadata": {"name": "", "labels": {"pool": "general"}}, "spec": {}},
 	"nodes": [
@@ -132,7 +134,7 @@ test_daemonset_needs_control_plane_toleration if {
 	placement.eligible == 6 with input as w with data.dslint.inventory as _inventory
 }
 
-_cordoned := _indexed({"pools": [{
+_cordoned := testinv.indexed({"pools": [{
 	"name": "cordoned",
 	"node": _node("", {}, [], true),
 	"nodes": [_node("c-1", {}, [], true)],
@@ -149,7 +151,7 @@ test_unschedulable_blocks_pods_not_daemonsets if {
 	u[0].fits
 }
 
-_not_ready := _indexed({"pools": [{
+_not_ready := testinv.indexed({"pools": [{
 	"name": "not-ready",
 	"node": _node("", {}, [{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}], false),
 	"nodes": [_node("n-1", {}, [{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}], false)],
@@ -167,7 +169,7 @@ test_admission_adds_not_ready_toleration if {
 }
 
 test_prefer_no_schedule_never_blocks if {
-	inv := _indexed({"pools": [_pool("batch", {}, [{"key": "batch", "effect": "PreferNoSchedule"}], ["b-1"])]})
+	inv := testinv.indexed({"pools": [_pool("batch", {}, [{"key": "batch", "effect": "PreferNoSchedule"}], ["b-1"])]})
 	v := placement.verdicts with input as _deployment({}) with data.dslint.inventory as inv
 	v[0].fits
 }
@@ -196,45 +198,3 @@ test_nothing_to_place_for_non_workloads if {
 	not placement.eligible with input as {"apiVersion": "v1", "kind": "ConfigMap"} with data.dslint.inventory as _inventory
 }
 
-# _indexed adds the label and taint sets dslint builds for an inventory.
-_indexed(inv) := object.union(inv, {
-	"label_sets": [p.node.metadata.labels | some p in inv.pools],
-	"taints": [t | some p in inv.pools; some t in _taints_of(p)],
-	"taint_sets": [{
-		"taints": [x | some k, _ in _taints_of(p); x := _offset(inv, i) + k],
-		"unschedulable": object.get(p.node, ["spec", "unschedulable"], false),
-	} |
-		some i, p in inv.pools
-	],
-	"pools": [object.union(p, {"label_set": i, "taint_set": i}) | some i, p in inv.pools],
-	"pools_by_sets": [{sprintf("%d", [i]): [i]} | some i, _ in inv.pools],
-	"pools_by_taint_set": [[i] | some i, _ in inv.pools],
-})
-
-_taints_of(p) := object.get(p.node, ["spec", "taints"], [])
-
-_offset(inv, i) := sum([count(_taints_of(inv.pools[j])) | some j in numbers.range(0, i - 1)]) if i > 0
-
-_offset(_, 0) := 0
-
-test_summary_matches_verdicts if {
-	every w in [
-		_deployment({}),
-		_deployment({"nodeSelector": {"pool": "gpu"}, "tolerations": [{"key": "hw", "operator": "Exists"}]}),
-		_deployment({"nodeName": "gpu-2"}),
-		_daemonset({}),
-	] {
-		s := placement.summary with input as w with data.dslint.inventory as _inventory
-		v := placement.verdicts with input as w with data.dslint.inventory as _inventory
-		every i, pool in _inventory.pools {
-			_from_summary(s, i, pool) == v[i]
-		}
-	}
-}
-
-_from_summary(s, i, pool) := a if {
-	some a in s.apart
-	a.pool == i
-} else := object.union({"pool": i}, s.label_verdicts[pool.label_set]) if {
-	not s.label_verdicts[pool.label_set].fits
-} else := object.union({"pool": i}, s.taint_verdicts[pool.taint_set])

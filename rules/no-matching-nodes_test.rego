@@ -1,5 +1,7 @@
 package dslint.rules["no-matching-nodes"]
 
+import data.dslint.test.inventory as testinv
+
 _pool(name, labels, taints) := {
 	"name": name,
 	"node": {"metadata": {"name": "", "labels": labels}, "spec": {"taints": taints}},
@@ -7,7 +9,7 @@ _pool(name, labels, taints) := {
 	"varying": [],
 }
 
-_inventory := _indexed({"pools": [
+_inventory := testinv.indexed({"pools": [
 	_pool("general", {"pool": "general"}, []),
 	_pool("infra", {"pool": "infra"}, [{"key": "dedicated", "value": "infra", "effect": "NoSchedule"}]),
 ]})
@@ -28,7 +30,7 @@ test_selector_without_toleration if {
 }
 
 test_taint_first_when_it_blocks_most if {
-	inv := _indexed({"pools": [_pool("a", {}, [{"key": "x", "effect": "NoExecute"}]), _pool("b", {}, [{"key": "x", "effect": "NoExecute"}])]})
+	inv := testinv.indexed({"pools": [_pool("a", {}, [{"key": "x", "effect": "NoExecute"}]), _pool("b", {}, [{"key": "x", "effect": "NoExecute"}])]})
 	r := report with input as _deployment({}) with data.dslint.inventory as inv
 	[f.path | some f in r] == [["spec", "template", "spec", "tolerations"]]
 }
@@ -46,23 +48,3 @@ test_silent_for_non_workloads if {
 	count(report) == 0 with input as {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}} with data.dslint.inventory as _inventory
 }
 
-# _indexed adds the label and taint sets dslint builds for an inventory.
-_indexed(inv) := object.union(inv, {
-	"label_sets": [p.node.metadata.labels | some p in inv.pools],
-	"taints": [t | some p in inv.pools; some t in _taints_of(p)],
-	"taint_sets": [{
-		"taints": [x | some k, _ in _taints_of(p); x := _offset(inv, i) + k],
-		"unschedulable": object.get(p.node, ["spec", "unschedulable"], false),
-	} |
-		some i, p in inv.pools
-	],
-	"pools": [object.union(p, {"label_set": i, "taint_set": i}) | some i, p in inv.pools],
-	"pools_by_sets": [{sprintf("%d", [i]): [i]} | some i, _ in inv.pools],
-	"pools_by_taint_set": [[i] | some i, _ in inv.pools],
-})
-
-_taints_of(p) := object.get(p.node, ["spec", "taints"], [])
-
-_offset(inv, i) := sum([count(_taints_of(inv.pools[j])) | some j in numbers.range(0, i - 1)]) if i > 0
-
-_offset(_, 0) := 0

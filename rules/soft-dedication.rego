@@ -11,7 +11,10 @@
 #   scores higher, the pods land on general nodes: "preferred" is a weight in
 #   a score, not a rule. That may be intended (burst out of the pool), so the
 #   rule only informs. For a DaemonSet the preference does nothing at all: it
-#   runs one pod on every node it is allowed onto.
+#   runs one pod on every node it is allowed onto. With a node inventory the
+#   rule also informs when every taint of the inventory that a dedicated
+#   toleration matches is PreferNoSchedule: such a taint only discourages
+#   other pods, which can still land on the pool.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#node-affinity
 #     description: Assigning Pods to Nodes, node affinity
@@ -77,6 +80,7 @@ package dslint.rules["soft-dedication"]
 
 import data.dslint.lib.k8s
 import data.dslint.lib.nodes
+import data.dslint.lib.placement
 import data.dslint.lib.result
 import data.dslint.lib.satisfiability as sat
 import data.dslint.lib.settings
@@ -111,6 +115,24 @@ report contains finding if {
 	_ = input.spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
 	_toward_toleration
 	some finding in _report
+}
+
+# With a node inventory: every taint of the inventory that a dedicated
+# toleration matches is PreferNoSchedule, which only discourages other pods.
+# (Tolerations are read wherever the pod spec is; few objects get here.)
+report contains result.fail(k8s.toleration_path(i), msg) if {
+	placement.has_inventory
+	some i, t in _dedicated
+	taints := placement.tolerated_taints(t)
+	count(taints) > 0
+	every _, taint in taints {
+		taint.effect == "PreferNoSchedule"
+	}
+	some k, first in taints
+	k == min(object.keys(taints))
+	msg := sprintf("%s %q tolerates the dedicated taint %q, which the inventory's nodes carry as PreferNoSchedule (%s): it only discourages other pods, which can still land there; make it NoSchedule to dedicate the nodes", [
+		k8s.kind_label, k8s.name, tol.string_of_taint(first), placement.pool_names(placement.pools_with_taint(k)),
+	])
 }
 
 # One finding per preference, naming the first toleration it favours.

@@ -1,5 +1,7 @@
 package dslint.rules["soft-dedication"]
 
+import data.dslint.test.inventory as testinv
+
 _deployment(spec) := {
 	"apiVersion": "apps/v1",
 	"kind": "Deployment",
@@ -195,4 +197,29 @@ test_every_workload_kind if {
 	every w in workloads {
 		count(report) == 1 with input as w
 	}
+}
+
+_batch := testinv.indexed({"pools": [
+	testinv.pool("batch", {"pool": "batch"}, [{"key": "workload", "value": "batch", "effect": "PreferNoSchedule"}], ["b-1", "b-2"]),
+	testinv.pool("general", {"pool": "general"}, [], ["g-1"]),
+]})
+
+test_inventory_prefer_no_schedule_taint if {
+	w := _deployment({"nodeSelector": {"pool": "batch"}, "tolerations": [{"key": "workload", "operator": "Exists"}]})
+	r := report with input as w with data.dslint.inventory as _batch
+	r == {{
+		"path": ["spec", "template", "spec", "tolerations", 0],
+		"message": "deployment \"trainer\" tolerates the dedicated taint \"workload=batch:PreferNoSchedule\", which the inventory's nodes carry as PreferNoSchedule (batch): it only discourages other pods, which can still land there; make it NoSchedule to dedicate the nodes",
+	}}
+}
+
+test_inventory_no_schedule_taint_is_fine if {
+	inv := testinv.indexed({"pools": [testinv.pool("batch", {"pool": "batch"}, [{"key": "workload", "value": "batch", "effect": "NoSchedule"}], ["b-1"])]})
+	w := _deployment({"nodeSelector": {"pool": "batch"}, "tolerations": [{"key": "workload", "operator": "Exists"}]})
+	count(report) == 0 with input as w with data.dslint.inventory as inv
+}
+
+test_inventory_silent_without_inventory if {
+	w := _deployment({"nodeSelector": {"pool": "batch"}, "tolerations": [{"key": "workload", "operator": "Exists"}]})
+	count(report) == 0 with input as w
 }

@@ -12,7 +12,10 @@
 #   land on a pool they were not meant for. It is almost always a
 #   copy-and-paste slip. Only tolerations with operator Equal and a non-empty
 #   value of a dedicated (non-system) taint are checked; a toleration with no
-#   value says nothing about the label's value.
+#   value says nothing about the label's value. With a node inventory the
+#   check is exact for any keyed toleration of a dedicated taint: it fires
+#   when no node the node constraint selects carries a taint the toleration
+#   matches.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#example-use-cases
 #     description: Taints and Tolerations, dedicated nodes
@@ -64,6 +67,8 @@ package dslint.rules["toleration-selector-mismatch"]
 
 import data.dslint.lib.k8s
 import data.dslint.lib.labels
+import data.dslint.lib.nodes
+import data.dslint.lib.placement
 import data.dslint.lib.result
 import data.dslint.lib.satisfiability as sat
 import data.dslint.lib.settings
@@ -111,6 +116,7 @@ _report contains result.fail(k8s.toleration_path(i), msg) if {
 	key != ""
 	tol.field(t, "operator") in {"", "Equal"}
 	not settings.is_system_taint(key)
+	not placement.selected_pools
 	not _selects(key, value)
 	sat.never_selects(k8s.pod_spec, key, value)
 	msg := sprintf("%s %q tolerates the taint %q but its node constraint never selects nodes labelled %s=%s (%s): the toleration and the constraint point at different pools; make both name the same pool", [
@@ -121,6 +127,29 @@ _report contains result.fail(k8s.toleration_path(i), msg) if {
 		value,
 		_selected(key),
 	])
+}
+
+# With a node inventory: the toleration matches no taint of any node the
+# node constraint selects, so it points at another pool (or at none).
+_report contains result.fail(k8s.toleration_path(i), msg) if {
+	selected := placement.selected_pools
+	count(selected) > 0
+	nodes.has_constraint(k8s.pod_spec)
+	some i, t in k8s.tolerations
+	key := t.key
+	is_string(key)
+	key != ""
+	not settings.is_system_taint(key)
+	not _tolerates_a_selected_taint(t, selected)
+	msg := sprintf("%s %q tolerates the taint %q, but no node its node constraint selects carries a taint it matches (%s): the toleration and the constraint point at different pools; make both name the same pool", [
+		k8s.kind_label, k8s.name, tol.string_of_taint(t), placement.pool_names(selected),
+	])
+}
+
+_tolerates_a_selected_taint(t, selected) if {
+	some k, _ in placement.tolerated_taints(t)
+	some p in placement.pools_with_taint(k)
+	p in selected
 }
 
 # The label keys the nodeSelector or a required term constrains: a cheap

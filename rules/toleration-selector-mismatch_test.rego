@@ -1,5 +1,7 @@
 package dslint.rules["toleration-selector-mismatch"]
 
+import data.dslint.test.inventory as testinv
+
 _deployment(spec) := {
 	"apiVersion": "apps/v1",
 	"kind": "Deployment",
@@ -219,4 +221,37 @@ test_plainly_selected_pool if {
 	count(report) == 0 with input as _deployment(object.union({"tolerations": [_gpu]}, _with_terms([_term([_r("dedicated", "In", ["ingress"])]), _term([_r("dedicated", "In", ["gpu"]), {"key": "n", "operator": "Gt", "values": ["1"]}])])))
 	count(report) == 1 with input as _deployment(object.union({"tolerations": [_gpu], "nodeSelector": {"dedicated": "ingress"}}, _with_terms([_term([_r("dedicated", "In", ["ingress", "gpu"])])])))
 	count(report) == 1 with input as _deployment(object.union({"tolerations": [_gpu]}, _with_terms([_term([_r("dedicated", "In", ["gpu"]), _r("dedicated", "NotIn", ["gpu"])]), _term([_r("dedicated", "In", ["ingress"])])])))
+}
+
+_pools := testinv.indexed({"pools": [
+	testinv.pool("gpu", {"pool": "gpu"}, [{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}], ["gpu-1"]),
+	testinv.pool("ingress", {"pool": "ingress"}, [{"key": "dedicated", "value": "ingress", "effect": "NoSchedule"}], ["in-1"]),
+	testinv.pool("general", {"pool": "general"}, [], ["g-1", "g-2"]),
+]})
+
+test_inventory_toleration_of_another_pool if {
+	w := _deployment({"nodeSelector": {"pool": "general"}, "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "ingress", "effect": "NoSchedule"}]})
+	r := report with input as w with data.dslint.inventory as _pools
+	r == {{
+		"path": _tol_at(0),
+		"message": "deployment \"ingress\" tolerates the taint \"dedicated=ingress:NoSchedule\", but no node its node constraint selects carries a taint it matches (general): the toleration and the constraint point at different pools; make both name the same pool",
+	}}
+}
+
+test_inventory_exists_toleration_on_selected_pool if {
+	w := _deployment({"nodeSelector": {"pool": "gpu"}, "tolerations": [{"key": "dedicated", "operator": "Exists"}]})
+	count(report) == 0 with input as w with data.dslint.inventory as _pools
+}
+
+test_inventory_replaces_static_check if {
+	# statically a mismatch (pool=general vs dedicated=gpu is not a label
+	# conflict here); the inventory says which nodes carry the taint
+	w := _deployment({"nodeSelector": {"dedicated": "gpu"}, "tolerations": [_gpu]})
+	inv := testinv.indexed({"pools": [testinv.pool("gpu", {"dedicated": "gpu"}, [{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}], ["gpu-1"])]})
+	count(report) == 0 with input as w with data.dslint.inventory as inv
+}
+
+test_inventory_no_selected_node_is_no_matching_nodes_concern if {
+	w := _deployment({"nodeSelector": {"pool": "tpu"}, "tolerations": [_gpu]})
+	count(report) == 0 with input as w with data.dslint.inventory as _pools
 }

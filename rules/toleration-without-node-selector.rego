@@ -12,7 +12,9 @@
 #   node.cloudprovider.kubernetes.io/*, and CriticalAddonsOnly, which lets
 #   cluster add-ons onto nodes reserved for them; configurable as
 #   systemTaints) are not dedicated. DaemonSets run on every node they may, so for them the rule
-#   only informs.
+#   only informs. With a node inventory the rule is exact: it fires when the
+#   pods can land both on nodes with a dedicated taint they tolerate and on
+#   nodes that carry none, and names the pools they spill onto.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#example-use-cases
 #     description: Taints and Tolerations, dedicated nodes
@@ -57,6 +59,7 @@ package dslint.rules["toleration-without-node-selector"]
 
 import data.dslint.lib.k8s
 import data.dslint.lib.nodes
+import data.dslint.lib.placement
 import data.dslint.lib.result
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
@@ -98,8 +101,60 @@ _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), 
 	not settings.is_system_taint(key)
 	object.get(t, "operator", "") in {"", "Equal", "Exists", null}
 	object.get(t, "effect", "") != "PreferNoSchedule"
+	not placement.has_inventory
 	_unpinned
 	msg := _message(t)
+}
+
+# With a node inventory the question is exact: can the pods land on a node
+# that carries none of the dedicated taints they tolerate?
+_report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
+	placement.has_inventory
+	some i, t in k8s.tolerations
+	t in _dedicated_tolerations
+	bare := _bare_pools
+	count(bare) > 0
+	_reaches_tolerated
+	msg := sprintf("%s %q tolerates the dedicated taint %q but can land on %d nodes that carry none of the dedicated taints it tolerates (%s): its pods spill onto them; add a nodeSelector or required node affinity for the dedicated nodes", [
+		k8s.kind_label, k8s.name, _describe(t), sum([placement.eligible_in[p] | some p in bare]), placement.pool_names(bare),
+	])
+}
+
+# The keyed tolerations of dedicated taints that can match one.
+_dedicated_tolerations contains t if {
+	some t in k8s.tolerations
+	key := t.key
+	is_string(key)
+	key != ""
+	not settings.is_system_taint(key)
+	object.get(t, "operator", "") in {"", "Equal", "Exists", null}
+	object.get(t, "effect", "") != "PreferNoSchedule"
+}
+
+# _bare_pools are the pools the pods can land on that carry none of the
+# dedicated taints their tolerations tolerate.
+_bare_pools := {p |
+	some p, _ in placement.eligible_in
+	not _carries_tolerated(p)
+}
+
+# _reaches_tolerated is true when the pods can also land on nodes with a
+# taint they tolerate: they spill over from the dedicated nodes. (Pods that
+# can land on none of them are toleration-selector-mismatch's concern.)
+_reaches_tolerated if {
+	some p, _ in placement.eligible_in
+	_carries_tolerated(p)
+}
+
+_carries_tolerated(p) if {
+	some k, _ in _tolerated
+	p in placement.pools_with_taint(k)
+}
+
+_tolerated := {k: taint |
+	some t in _dedicated_tolerations
+	some k, taint in placement.tolerated_taints(t)
+	not settings.is_system_taint(taint.key)
 }
 
 _message(t) := sprintf("%s %q tolerates the dedicated taint %q but %s: its pods can land on every other node too; add a nodeSelector or required node affinity for the dedicated nodes", [

@@ -1,5 +1,7 @@
 package dslint.rules["toleration-without-node-selector"]
 
+import data.dslint.test.inventory as testinv
+
 _gpu := {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
 
 _dedicated := {"key": "dedicated", "operator": "Equal", "value": "ml", "effect": "NoSchedule"}
@@ -288,4 +290,42 @@ test_system_taint_entries_are_exact_or_prefixes if {
 	count(report) == 1 with input as _deployment({"tolerations": [{"key": "CriticalAddonsOnlyX", "operator": "Exists"}]})
 	count(report) == 1 with input as _deployment({"tolerations": [{"key": "node.kubernetes.ioX/a", "operator": "Exists"}]})
 	count(report) == 0 with input as _deployment({"tolerations": [{"key": "node.kubernetes.io/anything", "operator": "Exists"}]})
+}
+
+_cluster := testinv.indexed({"pools": [
+	testinv.pool("gpu", {"pool": "gpu"}, [{"key": "nvidia.com/gpu", "effect": "NoSchedule"}], ["gpu-1", "gpu-2"]),
+	testinv.pool("general", {"pool": "general"}, [], ["g-1", "g-2", "g-3"]),
+]})
+
+_job(spec) := {
+	"apiVersion": "batch/v1",
+	"kind": "Job",
+	"metadata": {"name": "train"},
+	"spec": {"template": {"spec": object.union({"containers": [{"name": "t", "image": "t"}]}, spec)}},
+}
+
+_gpu_toleration := {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+
+test_inventory_spill_onto_untainted_pool if {
+	r := report with input as _job({"tolerations": [_gpu_toleration]}) with data.dslint.inventory as _cluster
+	r == {{
+		"path": ["spec", "template", "spec", "tolerations", 0],
+		"message": "job \"train\" tolerates the dedicated taint \"nvidia.com/gpu:NoSchedule\" but can land on 3 nodes that carry none of the dedicated taints it tolerates (general): its pods spill onto them; add a nodeSelector or required node affinity for the dedicated nodes",
+	}}
+}
+
+test_inventory_pinned_does_not_fire if {
+	w := _job({"nodeSelector": {"pool": "gpu"}, "tolerations": [_gpu_toleration]})
+	count(report) == 0 with input as w with data.dslint.inventory as _cluster
+}
+
+test_inventory_shared_label_selector_fires_where_static_does_not if {
+	# a nodeSelector on a label both pools share pins nothing
+	inv := testinv.indexed({"pools": [
+		testinv.pool("gpu", {"pool": "gpu", "team": "ml"}, [{"key": "nvidia.com/gpu", "effect": "NoSchedule"}], ["gpu-1"]),
+		testinv.pool("general", {"pool": "general", "team": "ml"}, [], ["g-1"]),
+	]})
+	w := _job({"nodeSelector": {"team": "ml"}, "tolerations": [_gpu_toleration]})
+	count(report) == 0 with input as w
+	count(report) == 1 with input as w with data.dslint.inventory as inv
 }
