@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
@@ -62,23 +62,41 @@ func runSchedule(e *env, args []string) (int, error) {
 	if out.Inventory.Empty() {
 		return 0, usagef("schedule needs nodes: pass --nodes FILE (kubectl get nodes -o yaml > nodes.yaml) or include Node manifests")
 	}
-	var buf bytes.Buffer
-	if err := report.WriteSchedule(&buf, format, out, report.ScheduleOptions{}); err != nil {
+	if err := writeMatrix(e, output, format, out); err != nil {
 		return 0, err
-	}
-	if output == "" {
-		_, err = e.stdout.Write(buf.Bytes())
-	} else if err = os.WriteFile(output, buf.Bytes(), 0o644); err != nil {
-		return 0, usagef("write matrix: %v", err)
 	}
 	for _, p := range append(problems.Unreadable, problems.Internal...) {
 		fmt.Fprintf(e.stderr, "dslint: %v\n", p)
 	}
 	switch {
 	case len(problems.Internal) > 0:
-		return ExitInternal, err
+		return ExitInternal, nil
 	case len(problems.Unreadable) > 0:
-		return ExitUsage, err
+		return ExitUsage, nil
 	}
-	return ExitOK, err
+	return ExitOK, nil
+}
+
+// writeMatrix streams the matrix to stdout or to --output; the file appears
+// only once it is complete.
+func writeMatrix(e *env, output, format string, out *lint.Outcome) error {
+	if output == "" {
+		return report.WriteSchedule(e.stdout, format, out, report.ScheduleOptions{})
+	}
+	f, err := os.CreateTemp(filepath.Dir(output), ".dslint-schedule-*")
+	if err != nil {
+		return usagef("write matrix: %v", err)
+	}
+	defer os.Remove(f.Name())
+	if err := report.WriteSchedule(f, format, out, report.ScheduleOptions{}); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return usagef("write matrix: %v", err)
+	}
+	if err := os.Rename(f.Name(), output); err != nil {
+		return usagef("write matrix: %v", err)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -37,12 +38,6 @@ func WriteSchedule(w io.Writer, format string, out *lint.Outcome, opts ScheduleO
 
 // --- JSON (SPEC §6) ---------------------------------------------------------
 
-type scheduleJSON struct {
-	Version    int             `json:"version"`
-	Nodes      []nodeJSON      `json:"nodes"`
-	Placements []placementJSON `json:"placements"`
-}
-
 type nodeJSON struct {
 	Name string `json:"name"`
 	Pool string `json:"pool"`
@@ -62,19 +57,20 @@ type blockedJSON struct {
 	Detail string `json:"detail"`
 }
 
+// writeScheduleJSON streams the document: a placement lists every node of
+// the inventory, so a large cluster makes a large document, and only one
+// placement is held at a time. Each node and placement is one compact line.
 func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
-	doc := scheduleJSON{Version: 1, Nodes: []nodeJSON{}, Placements: []placementJSON{}}
-	for _, n := range out.Inventory.Nodes {
-		doc.Nodes = append(doc.Nodes, nodeJSON{Name: n.Name, Pool: n.Pool})
-	}
-	for _, p := range out.Placements {
-		pj := placementJSON{
-			Object:   p.Object,
-			File:     p.File,
-			Line:     p.Line,
-			Eligible: []string{},
-			Blocked:  []blockedJSON{},
+	bw := bufio.NewWriterSize(w, 1<<16)
+	io.WriteString(bw, "{\"version\": 1,\n\"nodes\": [")
+	for i, n := range out.Inventory.Nodes {
+		if err := writeItem(bw, i, nodeJSON{Name: n.Name, Pool: n.Pool}); err != nil {
+			return err
 		}
+	}
+	io.WriteString(bw, "\n],\n\"placements\": [")
+	for i, p := range out.Placements {
+		pj := placementJSON{Object: p.Object, File: p.File, Line: p.Line, Eligible: []string{}, Blocked: []blockedJSON{}}
 		eachNode(out.Inventory, p.Placement, func(n *inventory.Node, v engine.NodeVerdict) {
 			if v.Fits {
 				pj.Eligible = append(pj.Eligible, n.Name)
@@ -82,11 +78,26 @@ func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
 				pj.Blocked = append(pj.Blocked, blockedJSON{Node: n.Name, Reason: v.Reason, Detail: v.Detail})
 			}
 		})
-		doc.Placements = append(doc.Placements, pj)
+		if err := writeItem(bw, i, pj); err != nil {
+			return err
+		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	io.WriteString(bw, "\n]}\n")
+	return bw.Flush()
+}
+
+// writeItem writes the i-th element of a JSON array on a line of its own.
+func writeItem(w *bufio.Writer, i int, v any) error {
+	if i > 0 {
+		w.WriteByte(',')
+	}
+	w.WriteByte('\n')
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // eachNode calls f with the verdict on every node, in inventory order.
