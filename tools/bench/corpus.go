@@ -13,19 +13,31 @@ import (
 // hidden entries, so it is not linted, and it moves with the directory.
 const stampName = ".stamp"
 
-// ensureCorpus returns .bench/corpus and the generator's summary line,
-// generating the corpus unless the stamp shows it was made with the same
-// parameters by the same generator source.
+// ensureCorpus returns .bench/corpus, the lint scenario's n workloads, and
+// the generator's summary line.
 func ensureCorpus(root string, n int) (dir, desc string, err error) {
-	dir = filepath.Join(root, ".bench", "corpus")
-	want, err := stampKey(root, n)
+	return ensureGenerated(root, "corpus", fmt.Sprintf("%d objects", n), "-n", fmt.Sprint(n))
+}
+
+// ensurePlacement returns .bench/placement, the placement scenario (nodes.yaml
+// and workloads/), and the generator's summary line.
+func ensurePlacement(root string) (dir, desc string, err error) {
+	return ensureGenerated(root, "placement", "the placement scenario", "-placement")
+}
+
+// ensureGenerated returns .bench/<name> and the generator's summary line,
+// running gencorpus with args into it unless the stamp shows it was made
+// with the same arguments by the same generator source.
+func ensureGenerated(root, name, what string, args ...string) (dir, desc string, err error) {
+	dir = filepath.Join(root, ".bench", name)
+	want, err := stampKey(root, args)
 	if err != nil {
 		return "", "", err
 	}
 	if key, desc, ok := readStamp(dir); ok && key == want {
 		return dir, desc + " (cached)", nil
 	}
-	fmt.Printf("generating %d objects into %s ...\n", n, relTo(root, dir))
+	fmt.Printf("generating %s into %s ...\n", what, relTo(root, dir))
 	// Generate beside the cache and rename it into place only once complete
 	// and stamped, so an interrupted run never leaves a corpus that looks
 	// valid.
@@ -34,8 +46,9 @@ func ensureCorpus(root string, n int) (dir, desc string, err error) {
 		return "", "", err
 	}
 	var out bytes.Buffer
-	if err := goCmd(root, &out, "run", "./tools/gencorpus", "-n", fmt.Sprint(n), "-o", tmp); err != nil {
-		return "", "", fmt.Errorf("generate corpus: %w", err)
+	genArgs := append([]string{"run", "./tools/gencorpus"}, args...)
+	if err := goCmd(root, &out, append(genArgs, "-o", tmp)...); err != nil {
+		return "", "", fmt.Errorf("generate %s: %w", name, err)
 	}
 	desc = strings.TrimSpace(out.String())
 	if err := os.WriteFile(filepath.Join(tmp, stampName), []byte(want+"\n"+desc+"\n"), 0o644); err != nil {
@@ -47,9 +60,9 @@ func ensureCorpus(root string, n int) (dir, desc string, err error) {
 	return dir, desc, os.Rename(tmp, dir)
 }
 
-// stampKey identifies a corpus: the object count and a hash of the
-// generator's source, since changing the generator changes the corpus.
-func stampKey(root string, n int) (string, error) {
+// stampKey identifies a generated input: the generator's arguments and a
+// hash of its source, since changing the generator changes the output.
+func stampKey(root string, args []string) (string, error) {
 	srcDir := filepath.Join(root, "tools", "gencorpus")
 	files, err := filepath.Glob(filepath.Join(srcDir, "*.go"))
 	if err != nil || len(files) == 0 {
@@ -57,6 +70,9 @@ func stampKey(root string, n int) (string, error) {
 	}
 	h := sha256.New()
 	for _, f := range files { // Glob sorts, so the hash is stable
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return "", err
@@ -64,7 +80,7 @@ func stampKey(root string, n int) (string, error) {
 		fmt.Fprintf(h, "%s %d\n", filepath.Base(f), len(data))
 		h.Write(data)
 	}
-	return fmt.Sprintf("gencorpus n=%d src=%x", n, h.Sum(nil)[:8]), nil
+	return fmt.Sprintf("gencorpus %s src=%x", strings.Join(args, " "), h.Sum(nil)[:8]), nil
 }
 
 // readStamp returns the stamp's key and the generator's summary line.

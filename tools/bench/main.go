@@ -1,12 +1,21 @@
-// Command bench measures dslint on a generated corpus (make bench):
+// Command bench measures dslint on generated inputs (make bench):
 //
-//	go run ./tools/bench [-n 10000] [-runs 5] [-keep]
+//	go run ./tools/bench [-scenario all|lint|placement] [-n 10000] [-runs 5] [-timeout 10m] [-keep]
 //
-// It builds cmd/dslint, generates the corpus with tools/gencorpus into
-// .bench/corpus (reused while its parameters and the generator's source are
-// unchanged), then times `dslint lint --parse-only` and `dslint lint` as
-// subprocesses and compares them with the performance targets. It reports
-// misses; it does not fail on them, since timings depend on the machine.
+// It builds cmd/dslint and generates its inputs with tools/gencorpus (each
+// reused while its parameters and the generator's source are unchanged):
+//
+//   - lint: .bench/corpus, n workloads; times `dslint lint --parse-only` and
+//     `dslint lint`.
+//   - placement: .bench/placement, 2,000 workloads and nodes.yaml, 5,000
+//     nodes in 40 pools; times `dslint schedule` (text and JSON) and
+//     `dslint lint --nodes`. Until dslint has `schedule` and `--nodes`, these
+//     are reported as not available.
+//
+// Commands run as subprocesses, their output discarded; the results are
+// compared with the performance targets. It reports misses; it does not
+// fail on them, since timings depend on the machine. It fails when a
+// command fails (exit status other than 0 or 1).
 package main
 
 import (
@@ -18,21 +27,30 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"time"
 )
 
 type config struct {
-	n, runs int
-	keep    bool
+	n, runs  int
+	keep     bool
+	scenario string
+	timeout  time.Duration
 }
+
+func (c config) lint() bool      { return c.scenario != "placement" }
+func (c config) placement() bool { return c.scenario != "lint" }
 
 func main() {
 	var c config
-	flag.IntVar(&c.n, "n", 10000, "number of workload objects in the corpus")
-	flag.IntVar(&c.runs, "runs", 5, "timed runs per scenario")
+	flag.IntVar(&c.n, "n", 10000, "number of workload objects in the lint scenario's corpus")
+	flag.IntVar(&c.runs, "runs", 5, "timed runs per command")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary directory holding the built binary")
+	flag.StringVar(&c.scenario, "scenario", "all", "what to time: all, lint (the corpus) or placement (nodes and workloads)")
+	flag.DurationVar(&c.timeout, "timeout", 10*time.Minute, "kill a dslint run after this long and report the command as failed")
 	flag.Parse()
-	if c.n < 1 || c.runs < 1 || flag.NArg() > 0 {
+	if c.n < 1 || c.runs < 1 || c.timeout <= 0 || flag.NArg() > 0 || !slices.Contains([]string{"all", "lint", "placement"}, c.scenario) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -60,19 +78,58 @@ func run(c config) error {
 	if err := goCmd(root, nil, "build", "-o", bin, "./cmd/dslint"); err != nil {
 		return fmt.Errorf("build dslint: %w", err)
 	}
-	corpus, desc, err := ensureCorpus(root, c.n)
-	if err != nil {
-		return err
+	var cmds []command
+	var descs []string
+	if c.lint() {
+		corpus, desc, err := ensureCorpus(root, c.n)
+		if err != nil {
+			return err
+		}
+		descs = append(descs, fmt.Sprintf("corpus %s: %s", relTo(root, corpus), desc))
+		cmds = append(cmds, lintCommands(corpus, c.n)...)
+	}
+	if c.placement() {
+		dir, desc, err := ensurePlacement(root)
+		if err != nil {
+			return err
+		}
+		descs = append(descs, fmt.Sprintf("placement %s: %s", relTo(root, dir), desc))
+		cmds = append(cmds, placementCommands(dir)...)
 	}
 	fmt.Printf("%s %s/%s, %d CPUs (GOMAXPROCS %d)\n", runtime.Version(), runtime.GOOS, runtime.GOARCH,
 		runtime.NumCPU(), runtime.GOMAXPROCS(0))
-	fmt.Printf("corpus %s: %s\n\n", relTo(root, corpus), desc)
-	results, err := measure(bin, corpus, c.runs)
-	if err != nil {
-		return err
-	}
+	fmt.Printf("%s\n\n", strings.Join(descs, "\n"))
+	results := measure(bin, cmds, c.runs, c.timeout)
 	report(c, results)
+	var failed []string
+	for _, r := range results {
+		if r.err != nil {
+			failed = append(failed, r.name)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("failed: %s (see the table)", strings.Join(failed, ", "))
+	}
 	return nil
+}
+
+// lintCommands time the lint scenario: parsing alone, then linting.
+func lintCommands(corpus string, n int) []command {
+	return []command{
+		{name: "parse-only", args: []string{"lint", "--parse-only", "-q", "-f", "json", corpus}, objects: n},
+		{name: "lint", args: []string{"lint", "-q", "-f", "json", corpus}, objects: n},
+	}
+}
+
+// placementCommands time the placement scenario; they are optional until
+// dslint has `schedule` and `--nodes`.
+func placementCommands(dir string) []command {
+	nodes, workloads := filepath.Join(dir, "nodes.yaml"), filepath.Join(dir, "workloads")
+	return []command{
+		{name: "schedule", args: []string{"schedule", "--nodes", nodes, workloads}, objects: placementWorkloads, optional: true},
+		{name: "schedule -f json", args: []string{"schedule", "--format", "json", "--nodes", nodes, workloads}, objects: placementWorkloads, optional: true},
+		{name: "lint --nodes", args: []string{"lint", "--nodes", nodes, workloads}, objects: placementWorkloads, optional: true},
+	}
 }
 
 // moduleRoot is the directory of the main module's go.mod, so the tool

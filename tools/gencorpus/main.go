@@ -11,6 +11,13 @@
 // multi-document files of 2-19 objects, the latter also carrying some
 // ConfigMaps and Services. YAML is written with fmt rather than a YAML
 // library so that the bytes do not depend on a library's formatting choices.
+//
+//	go run ./tools/gencorpus -placement [-n 2000] [-nodes 5000] -o DIR
+//
+// writes the placement scenario instead (see placement.go): nodes.yaml, a
+// `kubectl get nodes -o yaml` inventory of 5,000 nodes in 40 pools, and
+// 2,000 workloads under DIR/workloads whose node constraints cover every
+// case of SPEC §6, with expected.json saying where each one fits.
 package main
 
 import (
@@ -24,20 +31,37 @@ import (
 )
 
 func main() {
-	n := flag.Int("n", 10000, "number of workload objects to write")
+	n := flag.Int("n", 10000, "number of workload objects to write (default 2000 with -placement)")
 	out := flag.String("o", "", "output `DIR`; created, and must be absent or empty")
 	seed := flag.Uint64("seed", 1, "random seed")
+	placement := flag.Bool("placement", false, "write the placement scenario: nodes.yaml, workloads/, expected.json")
+	nodes := flag.Int("nodes", defaultNodes, "with -placement: number of nodes, the 40 pools scaled to it")
 	flag.Parse()
-	if *out == "" || *n < 1 || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: gencorpus [-n N] [-seed S] -o DIR")
+	if *placement && !flagSet("n") {
+		*n = 2000
+	}
+	if *out == "" || *n < 1 || flag.NArg() > 0 || (*placement && (*n < 200 || *nodes < 100)) {
+		fmt.Fprintln(os.Stderr, "usage: gencorpus [-n N] [-seed S] -o DIR\n       gencorpus -placement [-n N>=200] [-nodes N>=100] [-seed S] -o DIR")
 		os.Exit(2)
 	}
-	st, err := generate(*out, *n, *seed)
+	var st fmt.Stringer
+	var err error
+	if *placement {
+		st, err = generatePlacement(*out, *nodes, *n, *seed)
+	} else {
+		st, err = generate(*out, *n, *seed)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gencorpus:", err)
 		os.Exit(1)
 	}
 	fmt.Println(st)
+}
+
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // stats counts what was written; extras are the non-workload documents.
@@ -161,7 +185,16 @@ func (g *gen) filePath(i, k int) string {
 
 // gen holds the random stream; every choice goes through it, in a fixed
 // order, which is what makes the output reproducible.
-type gen struct{ r *rand.Rand }
+//
+// The placement scenario decides a pod's node constraints before writing it
+// (to work out where it fits): placement, when set, replaces the random
+// scheduling fields, and hostNetwork records what the last DaemonSet pod
+// spec chose, since that changes which taints the DaemonSet tolerates.
+type gen struct {
+	r           *rand.Rand
+	placement   *scheduling
+	hostNetwork bool
+}
 
 func (g *gen) chance(percent int) bool   { return g.r.IntN(100) < percent }
 func (g *gen) between(lo, hi int) int    { return lo + g.r.IntN(hi-lo+1) }

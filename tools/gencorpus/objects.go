@@ -24,9 +24,11 @@ type kindInfo struct {
 	weight           int // percent
 }
 
-// meta is what one object's metadata and selectors need.
+// meta is what one object's metadata and selectors need; annotations are
+// written after the owner annotation every object has.
 type meta struct {
 	kind, name, namespace, app, team string
+	annotations                      []kv
 }
 
 // workload writes workload number id and returns its name, for the extras
@@ -35,12 +37,18 @@ func (g *gen) workload(w *yw, id int) string {
 	k := g.pickKind()
 	m := meta{kind: k.kind, app: g.pick(appNames), team: g.pick(teamDirs), namespace: g.pick(namespaces)}
 	m.name = fmt.Sprintf("%s-%s-%05d", m.team, m.app, id)
-	w.f("apiVersion: %s", k.apiVersion)
-	w.f("kind: %s", k.kind)
+	g.writeWorkload(w, k.apiVersion, m)
+	return m.name
+}
+
+// writeWorkload writes one workload object of kind m.kind.
+func (g *gen) writeWorkload(w *yw, apiVersion string, m meta) {
+	w.f("apiVersion: %s", apiVersion)
+	w.f("kind: %s", m.kind)
 	g.objectMeta(w, m)
 	w.f("spec:")
 	w.in(func() {
-		switch k.kind {
+		switch m.kind {
 		case "Pod":
 			g.podSpec(w, m)
 		case "Job":
@@ -51,7 +59,6 @@ func (g *gen) workload(w *yw, id int) string {
 			g.controllerSpec(w, m)
 		}
 	})
-	return m.name
 }
 
 func (g *gen) pickKind() (k kindInfo) {
@@ -73,7 +80,7 @@ func (g *gen) objectMeta(w *yw, m meta) {
 		w.f("name: %s", m.name)
 		w.f("namespace: %s", m.namespace)
 		w.mapping("labels", g.labels(m))
-		w.mapping("annotations", []kv{{"example.com/owner", m.team + "@example.com"}})
+		w.mapping("annotations", append([]kv{{"example.com/owner", m.team + "@example.com"}}, m.annotations...))
 	})
 }
 

@@ -23,10 +23,15 @@ func (g *gen) podSpec(w *yw, m meta) {
 		w.f("restartPolicy: %s", g.pick([]string{"OnFailure", "Never"}))
 	case "DaemonSet":
 		w.f("priorityClassName: system-node-critical")
-		w.f("hostNetwork: %t", g.chance(40))
+		g.hostNetwork = g.chance(40)
+		w.f("hostNetwork: %t", g.hostNetwork)
 	}
 	w.f("securityContext: {runAsNonRoot: true, runAsUser: %d, fsGroup: 2000}", g.between(1000, 65000))
-	g.writeScheduling(w, g.scheduling(m))
+	if g.placement != nil {
+		g.writeScheduling(w, *g.placement)
+	} else {
+		g.writeScheduling(w, g.scheduling(m))
+	}
 	vols := g.volumes(m)
 	// 10-30 variables per pod: sidecars take a few, the application the rest.
 	side := sidecars[:g.sidecarCount()]

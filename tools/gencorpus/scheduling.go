@@ -37,13 +37,17 @@ type toleration struct {
 }
 
 // expr is a node selector requirement; preferred terms carry a weight.
+// field marks a matchFields requirement (on metadata.name) rather than a
+// matchExpressions one.
 type expr struct {
 	key, operator string
 	values        []string
 	weight        int
+	field         bool
 }
 
 type scheduling struct {
+	nodeName     string
 	tolerations  []toleration
 	nodeSelector []kv
 	required     [][]expr // nodeSelectorTerms, ORed
@@ -149,6 +153,9 @@ func (g *gen) genericConstraints(s *scheduling) {
 }
 
 func (g *gen) writeScheduling(w *yw, s scheduling) {
+	if s.nodeName != "" {
+		w.f("nodeName: %s", s.nodeName)
+	}
 	w.mapping("nodeSelector", s.nodeSelector)
 	if len(s.required)+len(s.preferred) > 0 {
 		w.f("affinity:")
@@ -171,7 +178,7 @@ func writeNodeAffinity(w *yw, s scheduling) {
 		w.in(func() {
 			w.f("nodeSelectorTerms:")
 			for _, term := range s.required {
-				w.item("matchExpressions:", func() { writeExprs(w, term) })
+				writeTerm(w, term)
 			}
 		})
 	}
@@ -189,11 +196,38 @@ func writeNodeAffinity(w *yw, s scheduling) {
 	}
 }
 
+// writeTerm writes one required term: its matchExpressions, then its
+// matchFields.
+func writeTerm(w *yw, term []expr) {
+	var labels, fields []expr
+	for _, e := range term {
+		if e.field {
+			fields = append(fields, e)
+		} else {
+			labels = append(labels, e)
+		}
+	}
+	if len(labels) == 0 {
+		w.item("matchFields:", func() { writeExprs(w, fields) })
+		return
+	}
+	w.item("matchExpressions:", func() {
+		writeExprs(w, labels)
+		if len(fields) > 0 {
+			w.f("matchFields:")
+			writeExprs(w, fields)
+		}
+	})
+}
+
+// writeExprs leaves values out for Exists and DoesNotExist, which take none.
 func writeExprs(w *yw, exprs []expr) {
 	for _, e := range exprs {
 		w.item("key: "+e.key, func() {
 			w.f("operator: %s", e.operator)
-			w.f("values: [%s]", quoteAll(e.values))
+			if len(e.values) > 0 {
+				w.f("values: [%s]", quoteAll(e.values))
+			}
 		})
 	}
 }
