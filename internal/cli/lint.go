@@ -69,6 +69,9 @@ func runLint(e *env, args []string) (int, error) {
 		return 0, usageError{fmt.Errorf("invalid node inventory:\n%w", errors.Join(problems.Inventory...))}
 	}
 	rc.resetSeverities(out.Result)
+	if !fl.quiet {
+		noteNodeFiles(e, out.NodeFiles, len(out.Inventory.Nodes))
+	}
 	res := out.Result
 	if err := writeReport(e, fl, res); err != nil {
 		return 0, err

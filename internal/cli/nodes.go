@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/inventory"
@@ -80,4 +82,19 @@ func checkNodesStdin(nodes, paths []string) error {
 		}
 	}
 	return nil
+}
+
+// noteNodeFiles says on stderr where an inventory found among the inputs
+// came from: Node manifests in a repository are often test fixtures rather
+// than the cluster.
+func noteNodeFiles(e *env, files []string, nodes int) {
+	if len(files) == 0 {
+		return
+	}
+	shown := files[:min(3, len(files))]
+	more := ""
+	if len(files) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(files)-len(shown))
+	}
+	fmt.Fprintf(e.stderr, "dslint: note: placing workloads on the %d nodes of the inventory, Node objects from %s%s among them; if those files are not your cluster, leave them out (exclude: in .dslint.yaml)\n", nodes, strings.Join(shown, ", "), more)
 }

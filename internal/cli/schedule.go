@@ -59,6 +59,7 @@ func runSchedule(e *env, args []string) (int, error) {
 	if len(problems.Inventory) > 0 {
 		return 0, usageError{fmt.Errorf("invalid node inventory:\n%w", errors.Join(problems.Inventory...))}
 	}
+	noteNodeFiles(e, out.NodeFiles, len(out.Inventory.Nodes))
 	if out.Inventory.Empty() {
 		return 0, usagef("schedule needs nodes: pass --nodes FILE (kubectl get nodes -o yaml > nodes.yaml) or include Node manifests")
 	}

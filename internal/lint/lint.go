@@ -50,6 +50,7 @@ type Outcome struct {
 	*finding.Result
 	Inventory  *inventory.Inventory
 	Placements []Placement // with Options.Schedule, in input order
+	NodeFiles  []string    // the inputs Node objects of the inventory came from
 }
 
 // helmHint is the reason given for a skipped Helm template.
@@ -114,6 +115,11 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 			return out, problems
 		}
 		out.Inventory = inventory.New(slices.Concat(opts.Nodes, found))
+		for _, n := range found {
+			if !slices.Contains(out.NodeFiles, n.File) {
+				out.NodeFiles = append(out.NodeFiles, n.File)
+			}
+		}
 		var err error
 		if eng, err = opts.Engine(out.Inventory); err != nil {
 			problems.Internal = append(problems.Internal, err)
