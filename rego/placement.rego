@@ -493,3 +493,18 @@ pools_with_taint(k) := {i |
 
 # pool_names(is) lists the names of pools, for messages.
 pool_names(is) := concat(", ", [pools[i].name | some i in sort(is)])
+
+# eligible_nodes are the nodes the pods can land on, compactly: whole pools
+# by index as strings, and single nodes as "pool/node" index strings for the
+# pools whose nodes fare apart.
+eligible_nodes := {
+	"pools": [sprintf("%d", [i]) | some i in _fitting_pools; not i in _apart_pools],
+	"nodes": [sprintf("%d/%d", [v.pool, j]) | some v in _apart; some j in _fitting_nodes(v)],
+}
+
+_fitting_nodes(v) := {j | some [js, n] in v.groups; n.fits; some j in js} | _others_fitting_nodes(v)
+
+_others_fitting_nodes(v) := {j |
+	some j in numbers.range(0, count(pools[v.pool].nodes) - 1)
+	not j in {k | some [js, _] in v.groups; some k in js}
+} if v.others.fits else := set()

@@ -198,3 +198,12 @@ test_nothing_to_place_for_non_workloads if {
 	not placement.eligible with input as {"apiVersion": "v1", "kind": "ConfigMap"} with data.dslint.inventory as _inventory
 }
 
+
+test_eligible_nodes_compact if {
+	w := _deployment({"nodeSelector": {"kubernetes.io/hostname": "g-2"}})
+	placement.eligible_nodes == {"pools": [], "nodes": ["0/1"]} with input as w with data.dslint.inventory as _inventory
+	d := _daemonset({"tolerations": [{"operator": "Exists"}]})
+	placement.eligible_nodes == {"pools": ["0", "1", "2"], "nodes": []} with input as d with data.dslint.inventory as _inventory
+	m := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["g-1"]}]}]}}}})
+	placement.eligible_nodes.nodes == ["0/1", "0/2"] with input as m with data.dslint.inventory as _inventory
+}

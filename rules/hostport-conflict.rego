@@ -7,9 +7,10 @@
 #   keeps the second pod Pending on those nodes (node(s) didn't have free
 #   ports), or the DaemonSet never gets its pod there. A hostIP of "" or
 #   0.0.0.0 collides with every IP. With hostNetwork: true every container port
-#   is a host port (the API server sets hostPort to containerPort). Without a
-#   node inventory, two workloads are taken to share nodes when neither has a
-#   node constraint, or when both have the very same one.
+#   is a host port (the API server sets hostPort to containerPort). With a
+#   node inventory, two workloads share nodes when the nodes their pods can
+#   land on overlap; without one, when neither has a node constraint, or when
+#   both have the very same one.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/configuration/overview/#services
 #     description: Configuration best practices, hostPort
@@ -83,6 +84,7 @@ package dslint.rules["hostport-conflict"]
 
 import data.dslint.lib.k8s
 import data.dslint.lib.nodes
+import data.dslint.lib.placement
 
 # facts: one per host port of the workload in input, grouped by port and
 # protocol so that only candidates meet in aggregate. Most workloads have no
@@ -99,6 +101,7 @@ facts contains {
 	"constraint": about.constraint,
 	"label": about.label,
 	"workload": about.workload,
+	"eligible": about.eligible,
 } if {
 	_uses_host_ports
 	some [i, j, p, host_port] in _host_ports
@@ -140,10 +143,14 @@ _about := {
 	},
 	"label": sprintf("%s %q%s", [k8s.kind_label, name, _namespace_note]),
 	"workload": [input.kind, object.get(input, ["metadata", "namespace"], ""), name],
+	"eligible": _eligible,
 } if {
 	spec := k8s.pod_spec
 	name := k8s.name
 }
+
+# With a node inventory, the nodes the pods can land on; null without.
+_eligible := placement.eligible_nodes if placement.has_inventory else := null
 
 _namespace_note := sprintf(" in namespace %q", [input.metadata.namespace]) if {
 	is_string(input.metadata.namespace)
@@ -158,6 +165,7 @@ _namespace_note := sprintf(" in namespace %q", [input.metadata.namespace]) if {
 # and host IP (_bucket), and each fact adds up the buckets it collides with
 # and takes away its own workload's and object's facts (_excluded).
 aggregate contains {"fact": a.id, "message": msg} if {
+	not _placed
 	some key, group in _run_groups
 	count(group) > 1
 	some a in group
@@ -184,6 +192,56 @@ aggregate contains {"fact": a.id, "message": msg} if {
 }
 
 _run_groups := input.groups["hostport-conflict"]
+
+# With a node inventory, two workloads collide where the nodes their pods
+# can land on overlap. Few workloads take host ports, so each fact is
+# compared with the others of its group (same port and protocol).
+aggregate contains {"fact": a.id, "message": msg} if {
+	_placed
+	some _, group in _run_groups
+	count(group) > 1
+	some a in group
+	others := {b.label |
+		some b in group
+		b.object != a.object
+		b.workload != a.workload
+		true in {a.daemonset, b.daemonset}
+		_ips_overlap(a.hostIP, b.hostIP)
+		_nodes_overlap(a.eligible, b.eligible)
+	}
+	count(others) > 0
+	msg := sprintf("hostPort %d/%s%s of %s is also used by %s on nodes both can land on: only one pod per node can bind it, so %s", [
+		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(array.slice(sort(others), 0, 3), count(others)), _consequence(a),
+	])
+}
+
+_placed if {
+	some _, group in _run_groups
+	some f in group
+	f.eligible != null
+}
+
+# Eligible nodes are {"pools": [pool index], "nodes": ["pool/node index"]}
+# (placement.eligible_nodes).
+_nodes_overlap(a, b) if {
+	some p in a.pools
+	p in b.pools
+}
+
+_nodes_overlap(a, b) if {
+	some n in a.nodes
+	n in b.nodes
+}
+
+_nodes_overlap(a, b) if {
+	some n in a.nodes
+	split(n, "/")[0] in b.pools
+}
+
+_nodes_overlap(a, b) if {
+	some n in b.nodes
+	split(n, "/")[0] in a.pools
+}
 
 # _bucket[[group, constraint, daemonset, hostIP]] holds the facts with these
 # values as [label, id] pairs: sorted, they list the labels in order, and the
