@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -127,7 +128,13 @@ func (c cell) String() string {
 	case c.Fit > 0:
 		return fmt.Sprintf("%d/%d", c.Fit, c.Total)
 	}
-	return "✗ " + c.Reason
+	return "✗ " + shortReason[c.Reason]
+}
+
+// shortReason names the blocking filters briefly, for the text matrix.
+var shortReason = map[string]string{
+	"node-name": "name", "node-selector": "selector", "node-affinity": "affinity",
+	"taint": "taint", "unschedulable": "cordoned",
 }
 
 type row struct {
@@ -197,9 +204,6 @@ func poolTaints(p *inventory.Pool) string {
 		}
 		ts = append(ts, s+":"+fmt.Sprint(m["effect"]))
 	}
-	if p.Nodes[0].Unschedulable == true {
-		ts = append(ts, "(cordoned)")
-	}
 	if len(ts) == 0 {
 		return "-"
 	}
@@ -224,7 +228,11 @@ func stuck(rows []row, inv *inventory.Inventory) []string {
 		}
 		var why []string
 		for _, reason := range reasons {
-			why = append(why, fmt.Sprintf("%s on %s", reason, strings.Join(byReason[reason], ", ")))
+			pools := byReason[reason]
+			if len(pools) > 3 {
+				pools = append(pools[:3:3], fmt.Sprintf("%d more", len(byReason[reason])-3))
+			}
+			why = append(why, fmt.Sprintf("%s on %s", reason, strings.Join(pools, ", ")))
 		}
 		out = append(out, fmt.Sprintf("%s %s (%s:%d): %s", r.p.Object.Kind, r.name(), r.p.File, r.p.Line, strings.Join(why, "; ")))
 	}
@@ -244,9 +252,26 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 	rows := matrix(out)
 	fmt.Fprintf(w, "%s on %s in %s\n\n", plural(len(rows), "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
 
+	// The biggest pools first: with many pools, the columns shown are the
+	// ones that hold most of the cluster. Rows go by namespace and name.
+	order := make([]int, len(inv.Pools))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(inv.Pools[b].Nodes) - len(inv.Pools[a].Nodes) })
+	for i := range rows {
+		cells := make([]cell, len(order))
+		for k, p := range order {
+			cells[k] = rows[i].cells[p]
+		}
+		rows[i].cells = cells
+	}
+	slices.SortStableFunc(rows, func(a, b row) int { return strings.Compare(a.name(), b.name()) })
+
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "POOL\tNODES\tTAINTS")
-	for _, p := range inv.Pools {
+	for _, i := range order {
+		p := inv.Pools[i]
 		fmt.Fprintf(tw, "%s\t%d\t%s\n", p.Name, len(p.Nodes), poolTaints(p))
 	}
 	tw.Flush()
@@ -255,8 +280,8 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 	shown := min(len(inv.Pools), opts.MaxPools)
 	folded := len(inv.Pools) - shown
 	header := []string{"WORKLOAD", "KIND", "NODES", "DESIRED"}
-	for _, p := range inv.Pools[:shown] {
-		header = append(header, p.Name)
+	for _, i := range order[:shown] {
+		header = append(header, inv.Pools[i].Name)
 	}
 	if folded > 0 {
 		header = append(header, fmt.Sprintf("%d MORE POOLS", folded))
@@ -269,15 +294,16 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 	}
 	tw.Flush()
 
-	fmt.Fprintln(w, "\n✓ fits every node of the pool · n/m fits n of its m nodes · ✗ reason: fits none (the filter that blocks most of them)")
+	fmt.Fprintln(w, "\n✓ fits every node of the pool · n/m fits n of its m nodes · ✗ fits none, for the reason that blocks most of them:")
+	fmt.Fprintln(w, "name (nodeName), selector (nodeSelector), affinity (required node affinity), taint (an untolerated taint), cordoned")
 	if folded > 0 {
 		fmt.Fprintf(w, "%d pools are folded into the last column (nodes the pods fit there / all): see --format markdown or json for every pool.\n", folded)
 	}
 	if foldedRows > 0 {
 		fmt.Fprintf(w, "%d workloads placed exactly like the row above them are folded into it (+N): see --format markdown or json for every workload.\n", foldedRows)
 	}
-	if s := stuck(rows, inv); len(s) > 0 {
-		fmt.Fprintln(w, "\nWorkloads that fit no node:")
+	if s := stuck(matrix(out), inv); len(s) > 0 {
+		fmt.Fprintln(w, "\nWorkloads that fit no node (dslint lint says why in full):")
 		for _, l := range s {
 			fmt.Fprintln(w, "  "+l)
 		}
