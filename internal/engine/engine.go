@@ -111,6 +111,10 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 	// Rules read the store on every evaluation: it hands out Rego values as
 	// they are, rather than converting the inventory each time.
 	store := inmem.NewFromObjectWithOpts(map[string]any{"dslint": root}, inmem.OptReturnASTValuesOnRead(true))
+	compiler, err := compile(enabled)
+	if err != nil {
+		return nil, err
+	}
 	e := &Engine{rules: map[string]finding.Rule{}}
 	for _, q := range []struct {
 		query string
@@ -121,7 +125,7 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 		{"data.dslint.main.placement", &e.placement},
 		{"data.dslint.main.node_problems", &e.nodeCheck},
 	} {
-		if *q.into, err = prepare(ctx, q.query, enabled, store); err != nil {
+		if *q.into, err = prepare(ctx, q.query, compiler, store); err != nil {
 			return nil, err
 		}
 	}
@@ -167,12 +171,22 @@ func asInt(x any) (int, bool) {
 	return 0, false
 }
 
-func prepare(ctx context.Context, query string, modules []*ast.Module, store storage.Store) (rego.PreparedEvalQuery, error) {
-	opts := []func(*rego.Rego){rego.Query(query), rego.Store(store)}
+// compile compiles the modules once; every query of the engine is prepared
+// on the same compiler.
+func compile(modules []*ast.Module) (*ast.Compiler, error) {
+	byName := make(map[string]*ast.Module, len(modules))
 	for _, m := range modules {
-		opts = append(opts, rego.ParsedModule(m))
+		byName[m.Package.Location.File] = m
 	}
-	pq, err := rego.New(opts...).PrepareForEval(ctx)
+	c := ast.NewCompiler().WithDefaultRegoVersion(ast.RegoV1)
+	if c.Compile(byName); c.Failed() {
+		return nil, fmt.Errorf("compile rules: %w", c.Errors)
+	}
+	return c, nil
+}
+
+func prepare(ctx context.Context, query string, compiler *ast.Compiler, store storage.Store) (rego.PreparedEvalQuery, error) {
+	pq, err := rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 	if err != nil {
 		return pq, fmt.Errorf("compile rules: %w", err)
 	}
