@@ -3,9 +3,9 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"os"
+
+	"github.com/spf13/pflag"
 
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/lint"
@@ -43,16 +43,9 @@ func runLint(e *env, args []string) (int, error) {
 	if !oneOf(fl.failOn, failOnLevels) {
 		return 0, usagef("unknown --fail-on %q (want %s)", fl.failOn, quoteList(failOnLevels))
 	}
-	paths := fs.Args()
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	srcs, err := manifest.Discover(paths)
+	paths, srcs, err := inputs(fs)
 	if err != nil {
-		return 0, usageError{err}
-	}
-	if len(srcs) == 0 {
-		return 0, usagef("no manifests found in %v (looked for *.yaml, *.yml and *.json files)", paths)
+		return 0, err
 	}
 	rc, err := loadRunConfig(e, fl.configFlags, paths, fl.failOn, fs.Changed("fail-on"))
 	if err != nil {
@@ -65,8 +58,8 @@ func runLint(e *env, args []string) (int, error) {
 	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
 		ParseOnly: fl.parseOnly, Nodes: rc.nodes, Engine: engineFor(rc.settings),
 	})
-	if len(problems.Inventory) > 0 {
-		return 0, usageError{fmt.Errorf("invalid node inventory:\n%w", errors.Join(problems.Inventory...))}
+	if err := inventoryError(problems); err != nil {
+		return 0, err
 	}
 	rc.resetSeverities(out.Result)
 	if !fl.quiet {
@@ -76,18 +69,29 @@ func runLint(e *env, args []string) (int, error) {
 	if err := writeReport(e, fl, res); err != nil {
 		return 0, err
 	}
-	for _, p := range append(problems.Unreadable, problems.Internal...) {
-		fmt.Fprintf(e.stderr, "dslint: %v\n", p)
+	if code := problemsExit(e, problems); code != ExitOK {
+		return code, nil
 	}
-	switch {
-	case len(problems.Internal) > 0:
-		return ExitInternal, nil
-	case len(problems.Unreadable) > 0:
-		return ExitUsage, nil
-	case fails(res, fl.failOn):
+	if fails(res, fl.failOn) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
+}
+
+// inputs are the manifests the PATH arguments name ("." without any).
+func inputs(fs *pflag.FlagSet) ([]string, []manifest.Source, error) {
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	srcs, err := manifest.Discover(paths)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	if len(srcs) == 0 {
+		return nil, nil, usagef("no manifests found in %v (looked for *.yaml, *.yml and *.json files)", paths)
+	}
+	return paths, srcs, nil
 }
 
 // writeReport prints the report to stdout or to --output. The file is written

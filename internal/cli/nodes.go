@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/inventory"
+	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
 )
 
@@ -97,4 +99,28 @@ func noteNodeFiles(e *env, files []string, nodes int) {
 		more = fmt.Sprintf(" and %d more", len(files)-len(shown))
 	}
 	fmt.Fprintf(e.stderr, "dslint: note: placing workloads on the %d nodes of the inventory, Node objects from %s%s among them; if those files are not your cluster, leave them out (exclude: in .dslint.yaml)\n", nodes, strings.Join(shown, ", "), more)
+}
+
+// inventoryError is an invalid inventory as a usage error (exit 2), each
+// problem on its own line; nil when the inventory is valid.
+func inventoryError(problems lint.Problems) error {
+	if len(problems.Inventory) == 0 {
+		return nil
+	}
+	return usageError{fmt.Errorf("invalid node inventory:\n%w", errors.Join(problems.Inventory...))}
+}
+
+// problemsExit prints the inputs that could not be read and the internal
+// errors of a run, and returns the exit code they call for (0 for none).
+func problemsExit(e *env, problems lint.Problems) int {
+	for _, p := range append(problems.Unreadable, problems.Internal...) {
+		fmt.Fprintf(e.stderr, "dslint: %v\n", p)
+	}
+	switch {
+	case len(problems.Internal) > 0:
+		return ExitInternal
+	case len(problems.Unreadable) > 0:
+		return ExitUsage
+	}
+	return ExitOK
 }

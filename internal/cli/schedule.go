@@ -2,13 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/dslint/dslint/internal/lint"
-	"github.com/dslint/dslint/internal/manifest"
 	"github.com/dslint/dslint/internal/report"
 )
 
@@ -41,13 +38,9 @@ func runSchedule(e *env, args []string) (int, error) {
 	if !oneOf(format, report.ScheduleFormats) {
 		return 0, usagef("unknown --format %q (want %s)", format, quoteList(report.ScheduleFormats))
 	}
-	paths := fs.Args()
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	srcs, err := manifest.Discover(paths)
+	paths, srcs, err := inputs(fs)
 	if err != nil {
-		return 0, usageError{err}
+		return 0, err
 	}
 	rc, err := loadRunConfig(e, cf, paths, "", false)
 	if err != nil {
@@ -56,8 +49,8 @@ func runSchedule(e *env, args []string) (int, error) {
 	out, problems := lint.Run(context.Background(), rc.exclude(srcs), e.stdin, lint.Options{
 		Schedule: true, Nodes: rc.nodes, Engine: engineFor(rc.settings),
 	})
-	if len(problems.Inventory) > 0 {
-		return 0, usageError{fmt.Errorf("invalid node inventory:\n%w", errors.Join(problems.Inventory...))}
+	if err := inventoryError(problems); err != nil {
+		return 0, err
 	}
 	noteNodeFiles(e, out.NodeFiles, len(out.Inventory.Nodes))
 	if out.Inventory.Empty() {
@@ -66,16 +59,7 @@ func runSchedule(e *env, args []string) (int, error) {
 	if err := writeMatrix(e, output, format, out); err != nil {
 		return 0, err
 	}
-	for _, p := range append(problems.Unreadable, problems.Internal...) {
-		fmt.Fprintf(e.stderr, "dslint: %v\n", p)
-	}
-	switch {
-	case len(problems.Internal) > 0:
-		return ExitInternal, nil
-	case len(problems.Unreadable) > 0:
-		return ExitUsage, nil
-	}
-	return ExitOK, nil
+	return problemsExit(e, problems), nil
 }
 
 // writeMatrix streams the matrix to stdout or to --output; the file appears

@@ -294,14 +294,10 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manifest.Object, out *fileResult) {
 	pos := manifest.Locate(obj.Node, nil)
 	out.seen++
-	defer func() {
-		if p := recover(); p != nil {
-			out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: internal error checking %s %q: %v", file, pos.Line, obj.Kind, obj.Name, p))
-		}
-	}()
+	defer recoverInto(out, file, pos.Line, obj, "checking")
 	v, err := eng.Check(ctx, obj.Node)
 	if err != nil {
-		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: %s %q: %w", file, pos.Line, obj.Kind, obj.Name, err))
+		out.objectError(file, pos.Line, obj, err)
 		return
 	}
 	if v.Patch {
@@ -339,17 +335,25 @@ func addNode(file string, obj manifest.Object, out *fileResult) {
 	out.nodes = append(out.nodes, n)
 }
 
+// recoverInto, deferred, turns a panic while judging obj into an internal
+// error of that object alone: a bug, but the run goes on.
+func recoverInto(out *fileResult, file string, line int, obj manifest.Object, doing string) {
+	if p := recover(); p != nil {
+		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: internal error %s %s %q: %v", file, line, doing, obj.Kind, obj.Name, p))
+	}
+}
+
+func (out *fileResult) objectError(file string, line int, obj manifest.Object, err error) {
+	out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: %s %q: %w", file, line, obj.Kind, obj.Name, err))
+}
+
 // placeObject places one workload on the inventory.
 func placeObject(ctx context.Context, eng *engine.Engine, file string, obj manifest.Object, out *fileResult) {
 	pos := manifest.Locate(obj.Node, nil)
-	defer func() {
-		if p := recover(); p != nil {
-			out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: internal error placing %s %q: %v", file, pos.Line, obj.Kind, obj.Name, p))
-		}
-	}()
+	defer recoverInto(out, file, pos.Line, obj, "placing")
 	p, err := eng.Place(ctx, obj.Node)
 	if err != nil {
-		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: %s %q: %w", file, pos.Line, obj.Kind, obj.Name, err))
+		out.objectError(file, pos.Line, obj, err)
 		return
 	}
 	if !p.Workload {
