@@ -90,10 +90,7 @@ _taint_set_verdict(set) := {"reason": "taint", "detail": sprintf("untolerated ta
 } else := _cordon_verdict(_pod, set)
 
 _cordon_verdict(pod, spec) := {"reason": "unschedulable", "detail": "the node is cordoned (spec.unschedulable)"} if {
-	spec.unschedulable == true
-	not pod.daemonset
-	pod.node_name == ""
-	not tolerations.tolerated(pod.tolerations, _unschedulable_taint)
+	_cordoned_for(pod, spec)
 } else := {"fits": true}
 
 # _may_treat_nodes_apart is true when some pool's nodes may fare differently.
@@ -209,20 +206,45 @@ eligible := sum([_fitting(v) | some v in _apart]) + sum([n |
 # _fitting_pools are the pools whose label set and taint set both fit
 # (data.dslint.inventory.pools_by_sets[label set][taint set] and
 # pools_by_taint_set[taint set] hold pool indexes).
+# (Whether a set fits is decided without the details of why not, which only
+# dslint schedule and findings about a workload that fits nowhere need.)
 _fitting_pools contains i if {
 	not _unconstrained
-	some ls, v in _label_verdicts
-	v.fits
+	some ls in _fitting_label_sets
 	some ts, is in data.dslint.inventory.pools_by_sets[ls]
-	_taint_verdicts[to_number(ts)].fits
+	to_number(ts) in _fitting_taint_sets
 	some i in is
 }
 
 _fitting_pools contains i if {
 	_unconstrained
-	some ts, v in _taint_verdicts
-	v.fits
+	some ts in _fitting_taint_sets
 	some i in data.dslint.inventory.pools_by_taint_set[ts]
+}
+
+_fitting_label_sets := {i |
+	some i, labels in data.dslint.inventory.label_sets
+	node := {"metadata": {"name": "", "labels": labels}}
+	nodeaffinity.selector_matches(_pod.required, node)
+	nodeaffinity.affinity_matches(_pod.required, node)
+}
+
+_fitting_taint_sets := {i |
+	some i, set in data.dslint.inventory.taint_sets
+	not _blocked_by_taint(set)
+	not _cordoned_for(_pod, set)
+}
+
+_blocked_by_taint(set) if {
+	some k in set.taints
+	k in _untolerated
+}
+
+_cordoned_for(pod, spec) if {
+	spec.unschedulable == true
+	not pod.daemonset
+	pod.node_name == ""
+	not tolerations.tolerated(pod.tolerations, _unschedulable_taint)
 }
 
 # summary is where the pods of the workload can land, in few words: a
