@@ -49,6 +49,9 @@ result := {"report": report, "facts": facts, "workload": workload, "patch": patc
 # inventory's nodes (dslint schedule): the verdict per pool.
 placement := placement_lib.summary
 
+# placement_key is all placement reads of the workload in input.
+placement_key := placement_lib.key
+
 # node_problems are the validation problems of the nodes of the inventory,
 # given as their distinct labels, taint lists and unschedulable values.
 node_problems := inventory.batch_problems

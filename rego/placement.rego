@@ -118,14 +118,14 @@ _per_node_keys := {key | some key in _constrained_keys; key in data.dslint.inven
 
 _varying_keys(pool) := {key | some key in _per_node_keys; key in pool.varying}
 
-_constrained_keys contains key if some key, _ in nodes.node_selector(k8s.pod_spec)
+_constrained_keys contains key if some key, _ in nodes.node_selector(_spec)
 
 _constrained_keys contains req.key if {
 	some req in _requirements
 }
 
 _requirements contains req if {
-	some term in nodes.required_terms(k8s.pod_spec)
+	some term in nodes.required_terms(_spec)
 	some req in _list(term.matchExpressions)
 }
 
@@ -172,12 +172,12 @@ _unnamed_verdict(pool, labels) := {"reason": "node-name", "detail": sprintf("the
 } else := _taint_verdicts[pool.taint_set]
 
 _mentioned_names contains name if {
-	name := nodes.node_name(k8s.pod_spec)
+	name := nodes.node_name(_spec)
 	name != ""
 }
 
 _mentioned_names contains name if {
-	some term in nodes.required_terms(k8s.pod_spec)
+	some term in nodes.required_terms(_spec)
 	some req in _list(term.matchFields)
 	req.key == "metadata.name"
 	some name in _list(req.values)
@@ -185,7 +185,7 @@ _mentioned_names contains name if {
 
 _mentioned_values[key] := values if {
 	some key in _constrained_keys
-	values := {v | v := nodes.node_selector(k8s.pod_spec)[key]} | {v |
+	values := {v | v := nodes.node_selector(_spec)[key]} | {v |
 		some req in _requirements
 		req.key == key
 		some v in _list(req.values)
@@ -332,7 +332,27 @@ _uses_match_fields(pod_spec) if {
 
 _is_daemonset := true if k8s.is_daemonset else := false
 
-_pod := _prepared(k8s.pod_spec)
+_pod := _prepared(_spec)
+
+# _spec is what placement reads of the pod spec, and key all it reads of the
+# workload: placement is a function of the key and the inventory, so dslint
+# schedule places workloads with equal keys once.
+_spec := {
+	"nodeName": object.get(k8s.pod_spec, "nodeName", null),
+	"nodeSelector": object.get(k8s.pod_spec, "nodeSelector", null),
+	"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": object.get(
+		k8s.pod_spec,
+		["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"],
+		null,
+	)}},
+	"tolerations": object.get(k8s.pod_spec, "tolerations", null),
+	"hostNetwork": object.get(k8s.pod_spec, "hostNetwork", null),
+}
+
+key := {"spec": _spec, "daemonset": _is_daemonset} if {
+	k8s.is_workload
+	has_inventory
+}
 
 _verdict(pod, node) := {"reason": "node-name", "detail": sprintf("the pod names node %q", [pod.node_name])} if {
 	pod.node_name != ""
@@ -370,7 +390,7 @@ _unschedulable_taint := {"key": "node.kubernetes.io/unschedulable", "effect": "N
 # NoExecute taints only.
 _blocking_effects(pod_spec) := {"NoExecute"} if {
 	nodes.node_name(pod_spec) != ""
-	not k8s.is_daemonset
+	not _is_daemonset
 } else := {"NoSchedule", "NoExecute"}
 
 _node_taints(spec) := ts if {
@@ -383,7 +403,7 @@ _node_taints(spec) := ts if {
 # not-ready and unreachable ones admission adds unless the pod has one for
 # that key (or every key) and NoExecute (or every effect).
 pod_tolerations(pod_spec) := tolerations.daemonset_pod_tolerations(pod_spec) if {
-	k8s.is_daemonset
+	_is_daemonset
 } else := array.concat(own, [d |
 	some d in _admission_defaults
 	not _has_default_for(own, d.key)

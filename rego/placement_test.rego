@@ -207,3 +207,13 @@ test_eligible_nodes_compact if {
 	m := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["g-1"]}]}]}}}})
 	placement.eligible_nodes.nodes == ["0/1", "0/2"] with input as m with data.dslint.inventory as _inventory
 }
+
+test_key_is_what_placement_reads if {
+	a := _deployment({"nodeSelector": {"pool": "gpu"}, "containers": [{"name": "a", "image": "a:1"}]})
+	b := json.patch(_deployment({"nodeSelector": {"pool": "gpu"}}), [{"op": "replace", "path": "/metadata/name", "value": "other"}])
+	ka := placement.key with input as a with data.dslint.inventory as _inventory
+	kb := placement.key with input as b with data.dslint.inventory as _inventory
+	ka == kb
+	kd := placement.key with input as _daemonset({"nodeSelector": {"pool": "gpu"}}) with data.dslint.inventory as _inventory
+	kd != ka
+}

@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/metrics"
@@ -42,6 +43,8 @@ type Engine struct {
 	query     rego.PreparedEvalQuery // per object: findings, facts, workload
 	aggregate rego.PreparedEvalQuery // once per run: findings across objects
 	placement rego.PreparedEvalQuery // per workload: where its pods can land
+	placeKey  rego.PreparedEvalQuery // per workload: all placement reads of it
+	placed    sync.Map               // placement key -> Placement, for the run
 	nodeCheck rego.PreparedEvalQuery // per inventory node: validation problems
 	rules     map[string]finding.Rule
 	skip      map[string]bool // keys left out of input
@@ -123,6 +126,7 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 		{"data.dslint.main.result", &e.query},
 		{"data.dslint.main.aggregate", &e.aggregate},
 		{"data.dslint.main.placement", &e.placement},
+		{"data.dslint.main.placement_key", &e.placeKey},
 		{"data.dslint.main.node_problems", &e.nodeCheck},
 	} {
 		if *q.into, err = prepare(ctx, q.query, compiler, store); err != nil {

@@ -50,11 +50,36 @@ type Placement struct {
 }
 
 // Place evaluates the placement of one object on the engine's inventory.
+// Placement reads little of a workload (rego/placement.rego: key), and many
+// workloads of a run share it: each distinct key is placed once.
 func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
 	input, err := toValue(obj, e.skip)
 	if err != nil {
 		return Placement{}, err
 	}
+	rs, err := e.placeKey.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+	if err != nil {
+		return Placement{}, fmt.Errorf("evaluate placement: %w", err)
+	}
+	if len(rs) == 0 {
+		return Placement{}, nil // not a workload, or no inventory
+	}
+	keyJSON, err := json.Marshal(rs[0].Expressions[0].Value)
+	if err != nil {
+		return Placement{}, err
+	}
+	key := string(keyJSON)
+	if p, ok := e.placed.Load(key); ok {
+		return p.(Placement), nil
+	}
+	p, err := e.place(ctx, input)
+	if err == nil {
+		e.placed.Store(key, p)
+	}
+	return p, err
+}
+
+func (e *Engine) place(ctx context.Context, input ast.Value) (Placement, error) {
 	rs, err := e.placement.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 	if err != nil {
 		return Placement{}, fmt.Errorf("evaluate placement: %w", err)
