@@ -516,9 +516,6 @@ selected_pools := {i |
 	not _may_treat_nodes_apart
 }
 
-# pool_taints(i) are the taints of the nodes of pool i.
-pool_taints(i) := [data.dslint.inventory.taints[k] | some k in data.dslint.inventory.taint_sets[pools[i].taint_set].taints]
-
 # tolerated_taints(t) are the taints of the inventory the toleration t
 # tolerates, as {taint index: taint}.
 tolerated_taints(t) := {k: taint |

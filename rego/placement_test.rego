@@ -217,3 +217,12 @@ test_key_is_what_placement_reads if {
 	kd := placement.key with input as _daemonset({"nodeSelector": {"pool": "gpu"}}) with data.dslint.inventory as _inventory
 	kd != ka
 }
+
+test_node_verdict_on_one_node if {
+	gpu := _node("gpu-1", {"pool": "gpu"}, [_gpu_taint], false)
+	spec := {"nodeSelector": {"pool": "gpu"}, "containers": [{"name": "c", "image": "i"}]}
+	v := placement.node_verdict(spec, gpu) with input as _deployment(spec)
+	v == {"reason": "taint", "detail": "untolerated taint hw=gpu:NoSchedule"}
+	tolerating := object.union(spec, {"tolerations": [{"key": "hw", "operator": "Exists"}]})
+	placement.node_verdict(tolerating, gpu) == {"fits": true} with input as _deployment(tolerating)
+}

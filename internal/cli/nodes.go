@@ -3,8 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/dslint/dslint/internal/engine"
@@ -20,7 +18,12 @@ import (
 func loadNodes(e *env, paths []string) ([]*inventory.Node, error) {
 	var nodes []*inventory.Node
 	for _, p := range paths {
-		name, data, err := readNodes(e, p)
+		src := manifest.Source{Path: p, Name: p}
+		if p == manifest.Stdin {
+			src.Name = "<stdin>"
+		}
+		name := src.Name
+		data, err := manifest.Read(src, e.stdin)
 		if err != nil {
 			return nil, usagef("--nodes %s: %v", p, err)
 		}
@@ -49,18 +52,6 @@ func loadNodes(e *env, paths []string) ([]*inventory.Node, error) {
 		}
 	}
 	return nodes, nil
-}
-
-func readNodes(e *env, p string) (name string, data []byte, err error) {
-	if p == manifest.Stdin {
-		data, err = io.ReadAll(e.stdin)
-		return "<stdin>", data, err
-	}
-	data, err = os.ReadFile(p)
-	if pe, ok := err.(*os.PathError); ok {
-		err = pe.Err
-	}
-	return p, data, err
 }
 
 // engineFor builds the engine for a run's inventory.

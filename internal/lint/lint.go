@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"runtime"
 	"slices"
@@ -248,7 +247,7 @@ func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) 
 }
 
 func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
-	data, err := read(src, stdin)
+	data, err := manifest.Read(src, stdin)
 	if err != nil {
 		out.problems.Unreadable = append(out.problems.Unreadable, fmt.Errorf("%s: %w", src.Name, err))
 		return out
@@ -381,19 +380,6 @@ func crossFindings(ctx context.Context, eng *engine.Engine, facts []engine.Fact,
 		out = append(out, f)
 	}
 	return out, nil
-}
-
-func read(src manifest.Source, stdin io.Reader) ([]byte, error) {
-	if src.Path == manifest.Stdin {
-		return io.ReadAll(stdin)
-	}
-	data, err := os.ReadFile(src.Path)
-	if err != nil {
-		if pe, ok := err.(*os.PathError); ok {
-			return nil, pe.Err
-		}
-	}
-	return data, err
 }
 
 // syntaxLanguage names the syntax a file is written in, for messages; JSON is

@@ -3,6 +3,7 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +18,20 @@ const Stdin = "-"
 type Source struct {
 	Path string // what to open; Stdin for standard input
 	Name string // how reports name it: slash-separated, relative where possible
+}
+
+// Read reads a source: the file, or all of stdin. A failure to open or
+// read a file is the bare cause (no such file or directory), since messages
+// name the source themselves.
+func Read(src Source, stdin io.Reader) ([]byte, error) {
+	if src.Path == Stdin {
+		return io.ReadAll(stdin)
+	}
+	data, err := os.ReadFile(src.Path)
+	if pe, ok := err.(*os.PathError); ok {
+		return nil, pe.Err
+	}
+	return data, err
 }
 
 // manifestExt are the extensions read when a directory is walked; a file named
