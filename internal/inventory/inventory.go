@@ -206,15 +206,21 @@ func (inv *Inventory) Data() map[string]any {
 	}
 }
 
+// matchable is a taint as tolerations see it: key, value and effect
+// (timeAdded tells nodes apart that no toleration can tell apart).
+func matchable(t any) any {
+	if m, ok := t.(map[string]any); ok {
+		return map[string]any{"key": m["key"], "value": m["value"], "effect": m["effect"]}
+	}
+	return t
+}
+
 // taintSet is a node's taints as indexes into the inventory's distinct
 // taints, with its cordoning: {"taints": [i...], "unschedulable": u}.
 func taintSet(n *Node, taints *distinct) map[string]any {
 	idx := make([]any, 0, len(n.Taints))
 	for _, t := range n.Taints {
-		if m, ok := t.(map[string]any); ok { // tolerations read no other field
-			t = map[string]any{"key": m["key"], "value": m["value"], "effect": m["effect"]}
-		}
-		idx = append(idx, taints.index(t))
+		idx = append(idx, taints.index(matchable(t)))
 	}
 	set := map[string]any{"taints": idx}
 	if n.Unschedulable != nil {
@@ -248,10 +254,7 @@ func (d *distinct) index(v any) int {
 func groupKey(n *Node) string {
 	taints := make([]any, len(n.Taints))
 	for i, t := range n.Taints {
-		taints[i] = t
-		if m, ok := t.(map[string]any); ok {
-			taints[i] = []any{m["key"], m["value"], m["effect"]}
-		}
+		taints[i] = matchable(t)
 	}
 	key, _ := json.Marshal([]any{shared(n.Labels), taints, n.Unschedulable == true})
 	return string(key)
