@@ -70,21 +70,142 @@ func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
 		}
 	}
 	io.WriteString(bw, "\n],\n\"placements\": [")
+	enc := newPlacementEncoder(out.Inventory)
 	for i, p := range out.Placements {
-		pj := placementJSON{Object: p.Object, File: p.File, Line: p.Line, Eligible: []string{}, Blocked: []blockedJSON{}}
-		eachNode(out.Inventory, p.Placement, func(n *inventory.Node, v engine.NodeVerdict) {
-			if v.Fits {
-				pj.Eligible = append(pj.Eligible, n.Name)
-			} else {
-				pj.Blocked = append(pj.Blocked, blockedJSON{Node: n.Name, Reason: v.Reason, Detail: v.Detail})
-			}
-		})
-		if err := writeItem(bw, i, pj); err != nil {
+		head, err := json.Marshal(struct {
+			Object finding.Object `json:"object"`
+			File   string         `json:"file"`
+			Line   int            `json:"line"`
+		}{p.Object, p.File, p.Line})
+		if err != nil {
 			return err
 		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+		bw.Write(head[:len(head)-1]) // without its closing brace
+		bw.WriteByte(',')
+		enc.write(bw, p.Placement)
+		bw.WriteByte('}')
 	}
 	io.WriteString(bw, "\n]}\n")
 	return bw.Flush()
+}
+
+// placementEncoder writes the "eligible" and "blocked" members of a
+// placement. Pools judged as a whole are the rule, so the list of a pool's
+// node names, and of its blocked entries for a given verdict, is encoded once
+// and copied into every placement that has it; node names and details are
+// quoted once.
+type placementEncoder struct {
+	inv      *inventory.Inventory
+	quoted   map[string][]byte
+	names    map[int][]byte
+	blockeds map[blockedKey][]byte
+}
+
+type blockedKey struct {
+	pool    int
+	verdict engine.NodeVerdict
+}
+
+func newPlacementEncoder(inv *inventory.Inventory) *placementEncoder {
+	return &placementEncoder{inv: inv, quoted: map[string][]byte{}, names: map[int][]byte{}, blockeds: map[blockedKey][]byte{}}
+}
+
+// write writes `"eligible":[...],"blocked":[...]`.
+func (e *placementEncoder) write(w *bufio.Writer, p engine.Placement) {
+	w.WriteString(`"eligible":[`)
+	sep := false
+	for _, pv := range p.Pools {
+		if pv.Nodes == nil {
+			if pv.Fits {
+				sep = segment(w, e.poolNames(pv.Pool), sep)
+			}
+			continue
+		}
+		for j, n := range e.inv.Pools[pv.Pool].Nodes {
+			if pv.Node(j).Fits {
+				sep = segment(w, e.quote(n.Name), sep)
+			}
+		}
+	}
+	w.WriteString(`],"blocked":[`)
+	sep = false
+	for _, pv := range p.Pools {
+		if pv.Nodes == nil {
+			if !pv.Fits {
+				sep = segment(w, e.poolBlocked(pv.Pool, pv.NodeVerdict), sep)
+			}
+			continue
+		}
+		for j, n := range e.inv.Pools[pv.Pool].Nodes {
+			if v := pv.Node(j); !v.Fits {
+				sep = segment(w, e.blocked(nil, n, v), sep)
+			}
+		}
+	}
+	w.WriteByte(']')
+}
+
+// segment writes b after a comma when something came before; it returns
+// whether something has now.
+func segment(w *bufio.Writer, b []byte, sep bool) bool {
+	if len(b) == 0 {
+		return sep
+	}
+	if sep {
+		w.WriteByte(',')
+	}
+	w.Write(b)
+	return true
+}
+
+func (e *placementEncoder) poolNames(pool int) []byte {
+	b, ok := e.names[pool]
+	if !ok {
+		for i, n := range e.inv.Pools[pool].Nodes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, e.quote(n.Name)...)
+		}
+		e.names[pool] = b
+	}
+	return b
+}
+
+func (e *placementEncoder) poolBlocked(pool int, v engine.NodeVerdict) []byte {
+	k := blockedKey{pool, v}
+	b, ok := e.blockeds[k]
+	if !ok {
+		for i, n := range e.inv.Pools[pool].Nodes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = e.blocked(b, n, v)
+		}
+		e.blockeds[k] = b
+	}
+	return b
+}
+
+// blocked appends one entry of "blocked" to b.
+func (e *placementEncoder) blocked(b []byte, n *inventory.Node, v engine.NodeVerdict) []byte {
+	b = append(append(b, `{"node":`...), e.quote(n.Name)...)
+	b = append(append(b, `,"reason":`...), e.quote(v.Reason)...)
+	b = append(append(b, `,"detail":`...), e.quote(v.Detail)...)
+	return append(b, '}')
+}
+
+func (e *placementEncoder) quote(s string) []byte {
+	q, ok := e.quoted[s]
+	if !ok {
+		q, _ = json.Marshal(s)
+		e.quoted[s] = q
+	}
+	return q
 }
 
 // writeItem writes the i-th element of a JSON array on a line of its own.
