@@ -194,7 +194,9 @@ _mentioned_values[key] := values if {
 
 # eligible is the number of nodes the workload's pods can land on (for a
 # DaemonSet: its DESIRED count).
-eligible := sum([_fitting(v) | some v in _apart]) + sum([n |
+eligible := n if {
+	n := input.__dslint.eligible # worked out already, for another workload that reads alike
+} else := sum([_fitting(v) | some v in _apart]) + sum([n |
 	some i in _fitting_pools
 	not i in _apart_pools
 	n := count(pools[i].nodes)
@@ -464,7 +466,9 @@ _list(x) := [] if not is_array(x)
 
 # blocking_reasons are the reasons nodes turn the workload's pods away, the
 # one that blocks most nodes first: {"reason", "nodes": count, "text"}.
-blocking_reasons := [r |
+blocking_reasons := input.__dslint.blocking_reasons if {
+	_ = input.__dslint.blocking_reasons
+} else := [r |
 	some [_, reason] in sort({[0 - n, reason] | some reason, n in _nodes_by_reason})
 	r := {"reason": reason, "nodes": _nodes_by_reason[reason], "text": _reason_text(reason)}
 ]
@@ -492,12 +496,16 @@ _pools_of(reason) := [pools[i].name | some i in sort({b.pool | some b in _blocks
 
 # eligible_in[i] is the number of nodes of pool i the pods can land on, for
 # the pools where there are some.
-eligible_in[i] := count(pools[i].nodes) if {
+eligible_in := {p: n | some [p, n] in input.__dslint.eligible_in} if {
+	_ = input.__dslint.eligible_in # worked out already, for another workload that reads alike
+} else := _eligible_in
+
+_eligible_in[i] := count(pools[i].nodes) if {
 	some i in _fitting_pools
 	not i in _apart_pools
 }
 
-eligible_in[v.pool] := n if {
+_eligible_in[v.pool] := n if {
 	some v in _apart
 	n := _fitting(v)
 	n > 0
@@ -506,7 +514,9 @@ eligible_in[v.pool] := n if {
 # selected_pools are the pools whose nodes the workload's node constraint
 # (nodeSelector and required affinity, taints aside) admits, for a workload
 # that judges every node of a pool alike; undefined for the others.
-selected_pools := {i |
+selected_pools := {i | some i in input.__dslint.selected_pools} if {
+	_ = input.__dslint.selected_pools
+} else := {i |
 	some ls, v in _label_verdicts
 	v.fits
 	some _, is in data.dslint.inventory.pools_by_sets[ls]
@@ -536,7 +546,9 @@ pool_names(is) := concat(", ", [pools[i].name | some i in sort(is)])
 # eligible_nodes are the nodes the pods can land on, compactly: whole pools
 # by index as strings, and single nodes as "pool/node" index strings for the
 # pools whose nodes fare apart.
-eligible_nodes := {
+eligible_nodes := input.__dslint.eligible_nodes if {
+	_ = input.__dslint.eligible_nodes
+} else := {
 	"pools": [sprintf("%d", [i]) | some i in _fitting_pools; not i in _apart_pools],
 	"nodes": [sprintf("%d/%d", [v.pool, j]) | some v in _apart; some j in _fitting_nodes(v)],
 }
@@ -547,3 +559,22 @@ _others_fitting_nodes(v) := {j |
 	some j in numbers.range(0, count(pools[v.pool].nodes) - 1)
 	not j in {k | some [js, _] in v.groups; some k in js}
 } if v.others.fits else := set()
+
+# given is what rules read of a workload's placement, worked out once per
+# placement key: dslint hands it to the rules of every workload with that key
+# as input.__dslint, and eligible, eligible_in, selected_pools and
+# eligible_nodes read it from there.
+given := object.union({
+	"eligible": eligible,
+	"eligible_in": [[p, n] | some p, n in eligible_in],
+	"eligible_nodes": eligible_nodes,
+}, object.union(_given_selected, _given_reasons)) if {
+	k8s.is_workload
+	has_inventory
+}
+
+_given_reasons := {"blocking_reasons": blocking_reasons} if eligible == 0 else := {}
+
+_given_selected := {"selected_pools": sort(selected_pools)} if {
+	_ = selected_pools
+} else := {}

@@ -226,3 +226,28 @@ test_node_verdict_on_one_node if {
 	tolerating := object.union(spec, {"tolerations": [{"key": "hw", "operator": "Exists"}]})
 	placement.node_verdict(tolerating, gpu) == {"fits": true} with input as _deployment(tolerating)
 }
+
+test_given_reads_back_as_computed if {
+	every w in [
+		_deployment({"nodeSelector": {"pool": "gpu"}, "tolerations": [{"key": "hw", "operator": "Exists"}]}),
+		_deployment({"nodeSelector": {"pool": "tpu"}}),
+		_deployment({"nodeName": "g-2"}),
+		_daemonset({}),
+	] {
+		g := placement.given with input as w with data.dslint.inventory as _inventory
+		given := object.union(w, {"__dslint": g})
+		computed := _values with input as w with data.dslint.inventory as _inventory
+		read_back := _values with input as given with data.dslint.inventory as _inventory
+		computed == read_back
+		count(computed) >= 4
+	}
+}
+
+_values := object.union({
+	"eligible": placement.eligible,
+	"eligible_in": placement.eligible_in,
+	"eligible_nodes": placement.eligible_nodes,
+	"blocking_reasons": placement.blocking_reasons,
+}, _selected)
+
+_selected := {"selected_pools": placement.selected_pools} if placement.selected_pools else := {}

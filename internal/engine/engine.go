@@ -40,15 +40,17 @@ type Settings struct {
 
 // Engine holds the compiled rules. It is safe for concurrent use.
 type Engine struct {
-	query     rego.PreparedEvalQuery // per object: findings, facts, workload
-	aggregate rego.PreparedEvalQuery // once per run: findings across objects
-	placement rego.PreparedEvalQuery // per workload: where its pods can land
-	placeKey  rego.PreparedEvalQuery // per workload: all placement reads of it
-	placed    sync.Map               // placement key -> Placement, for the run
-	nodeCheck rego.PreparedEvalQuery // per inventory node: validation problems
-	rules     map[string]finding.Rule
-	skip      map[string]bool // keys left out of input
-	poolSets  [][2]int        // per inventory pool: its label set and taint set
+	query      rego.PreparedEvalQuery // per object: findings, facts, workload
+	aggregate  rego.PreparedEvalQuery // once per run: findings across objects
+	placement  rego.PreparedEvalQuery // per workload: where its pods can land
+	placeKey   rego.PreparedEvalQuery // per workload: all placement reads of it
+	givenQ     rego.PreparedEvalQuery // per workload: what rules read of its placement
+	placed     sync.Map               // placement key -> Placement, for the run
+	givenByKey sync.Map               // placement key -> what rules read of its placement
+	nodeCheck  rego.PreparedEvalQuery // per inventory node: validation problems
+	rules      map[string]finding.Rule
+	skip       map[string]bool // keys left out of input
+	poolSets   [][2]int        // per inventory pool: its label set and taint set
 }
 
 // Raw is a finding as a rule reports it, before its path becomes a position.
@@ -127,6 +129,7 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 		{"data.dslint.main.aggregate", &e.aggregate},
 		{"data.dslint.main.placement", &e.placement},
 		{"data.dslint.main.placement_key", &e.placeKey},
+		{"data.dslint.lib.placement.given", &e.givenQ},
 		{"data.dslint.main.node_problems", &e.nodeCheck},
 	} {
 		if *q.into, err = prepare(ctx, q.query, compiler, store); err != nil {
@@ -217,6 +220,9 @@ func (e *Engine) Rule(id string) (finding.Rule, bool) {
 func (e *Engine) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
 	input, err := toValue(obj, e.skip)
 	if err != nil {
+		return Verdict{}, err
+	}
+	if err := e.give(ctx, input); err != nil {
 		return Verdict{}, err
 	}
 	// No metrics: nobody reads them, and they cost a few percent per object.

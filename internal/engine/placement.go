@@ -57,18 +57,10 @@ func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
 	if err != nil {
 		return Placement{}, err
 	}
-	rs, err := e.placeKey.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
-	if err != nil {
-		return Placement{}, fmt.Errorf("evaluate placement: %w", err)
+	key, ok, err := e.placementKey(ctx, input)
+	if err != nil || !ok {
+		return Placement{}, err // not a workload, or no inventory
 	}
-	if len(rs) == 0 {
-		return Placement{}, nil // not a workload, or no inventory
-	}
-	keyJSON, err := json.Marshal(rs[0].Expressions[0].Value)
-	if err != nil {
-		return Placement{}, err
-	}
-	key := string(keyJSON)
 	if p, ok := e.placed.Load(key); ok {
 		return p.(Placement), nil
 	}
@@ -78,6 +70,57 @@ func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
 	}
 	return p, err
 }
+
+// placementKey is all placement reads of the workload in input, as a string
+// (rego/placement.rego: key); ok is false when there is nothing to place.
+func (e *Engine) placementKey(ctx context.Context, input ast.Value) (key string, ok bool, err error) {
+	rs, err := e.placeKey.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+	if err != nil {
+		return "", false, fmt.Errorf("evaluate placement: %w", err)
+	}
+	if len(rs) == 0 {
+		return "", false, nil
+	}
+	b, err := json.Marshal(rs[0].Expressions[0].Value)
+	return string(b), err == nil, err
+}
+
+// give adds to a workload's input what its rules read of its placement
+// (rego/placement.rego: given), as input.__dslint: rules would work it out
+// from the inventory for every workload, and workloads that read alike
+// share it.
+func (e *Engine) give(ctx context.Context, input ast.Value) error {
+	obj, isObj := input.(ast.Object)
+	if len(e.poolSets) == 0 || !isObj {
+		return nil
+	}
+	key, ok, err := e.placementKey(ctx, input)
+	if err != nil || !ok {
+		return err
+	}
+	given, cached := e.givenByKey.Load(key)
+	if !cached {
+		rs, err := e.givenQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+		if err != nil {
+			return fmt.Errorf("evaluate placement: %w", err)
+		}
+		if len(rs) == 0 {
+			return nil
+		}
+		v, err := ast.InterfaceToValue(rs[0].Expressions[0].Value)
+		if err != nil {
+			return err
+		}
+		given = v
+		e.givenByKey.Store(key, v)
+	}
+	obj.Insert(ast.StringTerm(givenKey), ast.NewTerm(given.(ast.Value)))
+	return nil
+}
+
+// givenKey is the member of input where dslint hands rules what it already
+// knows about the object; no Kubernetes object has it.
+const givenKey = "__dslint"
 
 func (e *Engine) place(ctx context.Context, input ast.Value) (Placement, error) {
 	rs, err := e.placement.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
