@@ -23,6 +23,8 @@ type runConfig struct {
 	severities map[string]finding.Severity // rules set to another severity
 	nodes      []*inventory.Node
 	failOn     string
+	// compiled waits for the rules, compiled while the inventory loads.
+	compiled func() (*engine.Compiled, error)
 }
 
 // configFlags are the flags lint and schedule share with the config file.
@@ -38,7 +40,7 @@ func (c *configFlags) register(fs *pflag.FlagSet) {
 
 // loadRunConfig reads the config file (the named one, or the one found) and
 // the inventory, and merges them with the flags.
-func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, failOnSet bool) (*runConfig, error) {
+func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, failOnSet, parseOnly bool) (*runConfig, error) {
 	rc := &runConfig{failOn: failOnFlag}
 	file := fl.config
 	if file == "" {
@@ -60,6 +62,22 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 		rc.file = c
 		if err := rc.apply(c, failOnSet); err != nil {
 			return nil, err
+		}
+	}
+	// Compiling the rules takes as long as reading a large inventory: do
+	// both at once (not for --parse-only, which runs no rule).
+	rc.compiled = func() (*engine.Compiled, error) { return nil, errors.New("no rules with --parse-only") }
+	if !parseOnly {
+		compiled := make(chan struct{})
+		var c *engine.Compiled
+		var err error
+		go func() {
+			defer close(compiled)
+			c, err = engine.Compile(dslint.Policies, rc.settings.Disabled)
+		}()
+		rc.compiled = func() (*engine.Compiled, error) {
+			<-compiled
+			return c, err
 		}
 	}
 	nodeFiles := fl.nodes

@@ -47,7 +47,7 @@ func runLint(e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rc, err := loadRunConfig(e, fl.configFlags, paths, fl.failOn, fs.Changed("fail-on"))
+	rc, err := loadRunConfig(e, fl.configFlags, paths, fl.failOn, fs.Changed("fail-on"), fl.parseOnly)
 	if err != nil {
 		return 0, err
 	}
@@ -56,7 +56,7 @@ func runLint(e *env, args []string) (int, error) {
 	}
 	fl.failOn = rc.failOn
 	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
-		ParseOnly: fl.parseOnly, Nodes: rc.nodes, Engine: engineFor(rc.settings),
+		ParseOnly: fl.parseOnly, Nodes: rc.nodes, Engine: engineFor(rc),
 	})
 	if err := inventoryError(problems); err != nil {
 		return 0, err

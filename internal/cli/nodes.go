@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -54,14 +55,18 @@ func loadNodes(e *env, paths []string) ([]*inventory.Node, error) {
 	return nodes, nil
 }
 
-// engineFor builds the engine for a run's inventory.
-func engineFor(settings engine.Settings) func(*inventory.Inventory) (*engine.Engine, error) {
+// engineFor builds the engine for a run's inventory from rules compiled once.
+func engineFor(rc *runConfig) func(*inventory.Inventory) (*engine.Engine, error) {
 	return func(inv *inventory.Inventory) (*engine.Engine, error) {
-		s := settings
+		c, err := rc.compiled()
+		if err != nil {
+			return nil, fmt.Errorf("load rules: %w", err)
+		}
+		s := rc.settings
 		if !inv.Empty() {
 			s.Inventory = inv.Data()
 		}
-		return loadEngine(s)
+		return c.Engine(context.Background(), s)
 	}
 }
 

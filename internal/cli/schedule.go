@@ -42,12 +42,12 @@ func runSchedule(e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rc, err := loadRunConfig(e, cf, paths, "", false)
+	rc, err := loadRunConfig(e, cf, paths, "", false, false)
 	if err != nil {
 		return 0, err
 	}
 	out, problems := lint.Run(context.Background(), rc.exclude(srcs), e.stdin, lint.Options{
-		Schedule: true, Nodes: rc.nodes, Engine: engineFor(rc.settings),
+		Schedule: true, Nodes: rc.nodes, Engine: engineFor(rc),
 	})
 	if err := inventoryError(problems); err != nil {
 		return 0, err

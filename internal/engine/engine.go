@@ -90,6 +90,23 @@ type Cross struct {
 // New compiles the Rego modules of fsys (every *.rego that is not a test),
 // once for the whole run.
 func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
+	c, err := Compile(fsys, settings.Disabled)
+	if err != nil {
+		return nil, err
+	}
+	return c.Engine(ctx, settings)
+}
+
+// Compiled is the rules of fsys parsed and compiled, once; engines for
+// different inventories are made from it.
+type Compiled struct {
+	rules    []finding.Rule
+	compiler *ast.Compiler
+}
+
+// Compile parses and compiles the Rego modules of fsys (every *.rego that is
+// not a test), leaving out the rules disabled.
+func Compile(fsys fs.FS, disabled []string) (*Compiled, error) {
 	modules, err := ParseModules(fsys, false)
 	if err != nil {
 		return nil, err
@@ -98,16 +115,27 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	var enabled []*ast.Module
+	for _, m := range modules {
+		if !slices.Contains(disabled, RuleID(m)) {
+			enabled = append(enabled, m)
+		}
+	}
+	compiler, err := compile(enabled)
+	if err != nil {
+		return nil, err
+	}
+	return &Compiled{rules: rules, compiler: compiler}, nil
+}
+
+// Engine makes an engine of the compiled rules for the run's settings
+// (settings.Disabled is the compiler's business and is not read here).
+func (c *Compiled) Engine(ctx context.Context, settings Settings) (*Engine, error) {
+	var err error
 	var data map[string]any
 	raw, _ := json.Marshal(settings)
 	if err := json.Unmarshal(raw, &data); err != nil {
 		return nil, err
-	}
-	var enabled []*ast.Module
-	for _, m := range modules {
-		if !slices.Contains(settings.Disabled, RuleID(m)) {
-			enabled = append(enabled, m)
-		}
 	}
 	root := map[string]any{"config": data}
 	if settings.Inventory != nil {
@@ -116,10 +144,6 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 	// Rules read the store on every evaluation: it hands out Rego values as
 	// they are, rather than converting the inventory each time.
 	store := inmem.NewFromObjectWithOpts(map[string]any{"dslint": root}, inmem.OptReturnASTValuesOnRead(true))
-	compiler, err := compile(enabled)
-	if err != nil {
-		return nil, err
-	}
 	e := &Engine{rules: map[string]finding.Rule{}}
 	for _, q := range []struct {
 		query string
@@ -132,7 +156,7 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 		{"data.dslint.lib.placement.given", &e.givenQ},
 		{"data.dslint.main.node_problems", &e.nodeCheck},
 	} {
-		if *q.into, err = prepare(ctx, q.query, compiler, store); err != nil {
+		if *q.into, err = prepare(ctx, q.query, c.compiler, store); err != nil {
 			return nil, err
 		}
 	}
@@ -142,7 +166,7 @@ func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
 	if e.poolSets, err = poolSets(settings.Inventory); err != nil {
 		return nil, err
 	}
-	for _, r := range rules {
+	for _, r := range c.rules {
 		e.rules[r.ID] = r
 	}
 	return e, nil
