@@ -28,7 +28,7 @@ import data.dslint.lib.nodes
 import data.dslint.lib.tolerations
 
 # has_inventory is true when the run has nodes to place workloads on.
-has_inventory if count(data.dslint.inventory.pools) > 0
+has_inventory if data.dslint.inventory.pools[0]
 
 pools := data.dslint.inventory.pools
 
