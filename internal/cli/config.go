@@ -13,6 +13,7 @@ import (
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/manifest"
+	"github.com/dslint/dslint/internal/suggest"
 )
 
 // runConfig is what a lint or schedule run takes from .dslint.yaml and the
@@ -29,8 +30,10 @@ type runConfig struct {
 
 // configFlags are the flags lint and schedule share with the config file.
 type configFlags struct {
-	config string
-	nodes  []string
+	config  string
+	nodes   []string
+	enable  []string // rules turned on whatever the config says (lint only)
+	disable []string // rules turned off (lint only)
 }
 
 func (c *configFlags) register(fs *pflag.FlagSet) {
@@ -38,10 +41,20 @@ func (c *configFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&c.nodes, "nodes", nil, "node inventory `FILE` (kubectl get nodes -o yaml or -o json; repeatable; - for stdin; replaces nodes: of the config)")
 }
 
+// registerRules adds --enable and --disable, which only lint has.
+func (c *configFlags) registerRules(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&c.enable, "enable", nil, "turn `RULE` on, whatever the config says (repeatable)")
+	fs.StringArrayVar(&c.disable, "disable", nil, "turn `RULE` off (repeatable)")
+}
+
 // loadRunConfig reads the config file (the named one, or the one found) and
 // the inventory, and merges them with the flags.
 func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, failOnSet, parseOnly bool) (*runConfig, error) {
 	rc := &runConfig{failOn: failOnFlag}
+	ids, err := builtinRuleIDs()
+	if err != nil {
+		return nil, err
+	}
 	file := fl.config
 	if file == "" {
 		found, err := config.Find(".", "")
@@ -51,10 +64,6 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 		file = found
 	}
 	if file != "" {
-		ids, err := builtinRuleIDs()
-		if err != nil {
-			return nil, err
-		}
 		c, err := config.Load(file, ids)
 		if err != nil {
 			return nil, configError(file, err)
@@ -63,6 +72,9 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 		if err := rc.apply(c, failOnSet); err != nil {
 			return nil, err
 		}
+	}
+	if err := rc.applyRuleFlags(fl, ids); err != nil {
+		return nil, err
 	}
 	// Compiling the rules takes as long as reading a large inventory: do
 	// both at once (not for --parse-only, which runs no rule).
@@ -128,6 +140,34 @@ func (rc *runConfig) apply(c *config.Config, failOnSet bool) error {
 		}
 		rc.nodes = append(rc.nodes, inventory.FromPool(spec)...)
 	}
+	return nil
+}
+
+// applyRuleFlags turns the rules of --enable and --disable on and off; a
+// rule named by both is an error.
+func (rc *runConfig) applyRuleFlags(fl configFlags, ids []string) error {
+	for _, id := range slices.Concat(fl.enable, fl.disable) {
+		if slices.Contains(ids, id) {
+			continue
+		}
+		msg := fmt.Sprintf("unknown rule %q", id)
+		if s := suggest.Closest(id, ids); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		return usagef("%s; dslint rules lists them", msg)
+	}
+	for _, id := range fl.enable {
+		if slices.Contains(fl.disable, id) {
+			return usagef("rule %q is both enabled and disabled", id)
+		}
+		rc.settings.Disabled = slices.DeleteFunc(rc.settings.Disabled, func(d string) bool { return d == id })
+	}
+	for _, id := range fl.disable {
+		if !slices.Contains(rc.settings.Disabled, id) {
+			rc.settings.Disabled = append(rc.settings.Disabled, id)
+		}
+	}
+	slices.Sort(rc.settings.Disabled)
 	return nil
 }
 

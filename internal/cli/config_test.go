@@ -96,3 +96,44 @@ func TestConfigRulesAndFailOn(t *testing.T) {
 		t.Errorf("--fail-on warning: exit %d, want 1 (flags override the file)", code)
 	}
 }
+
+// TestRuleFlags turns rules on and off over the config.
+func TestRuleFlags(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, "rules:\n  toleration-without-node-selector: off\n")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		err  string
+	}{
+		{"the config turns the rule off", []string{"-c", cfg, "-"}, ExitOK, ""},
+		{"--enable wins over the config", []string{"-c", cfg, "--enable", "toleration-without-node-selector", "-"}, ExitFindings, ""},
+		{"--disable without a config", []string{"--disable", "toleration-without-node-selector", "-"}, ExitOK, ""},
+		{"an unknown rule", []string{"--disable", "toleration-without-nodeselector", "-"}, ExitUsage, `did you mean "toleration-without-node-selector"`},
+		{"on and off at once", []string{"--enable", "wildcard-toleration", "--disable", "wildcard-toleration", "-"}, ExitUsage, "both enabled and disabled"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errOut := run(t, gpuJob, c.args...)
+			if code != c.code || !strings.Contains(errOut, c.err) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, c.code, c.err)
+			}
+		})
+	}
+}
+
+// TestSuppressedFindingsDoNotFail: a suppressed warning passes the run and
+// shows only with --show-suppressed.
+func TestSuppressedFindingsDoNotFail(t *testing.T) {
+	src := strings.Replace(gpuJob, "        - key: nvidia.com/gpu", "        # dslint:ignore toleration-without-node-selector any idle node may run it\n        - key: nvidia.com/gpu", 1)
+	code, out, _ := run(t, src, "-")
+	if code != ExitOK || strings.Contains(out, "toleration-without-node-selector") || !strings.Contains(out, "(1 suppressed)") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = run(t, src, "--show-suppressed", "-")
+	if code != ExitOK || !strings.Contains(out, "suppressed") || !strings.Contains(out, "[toleration-without-node-selector]") {
+		t.Errorf("--show-suppressed: exit %d:\n%s", code, out)
+	}
+}

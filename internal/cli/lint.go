@@ -21,6 +21,7 @@ type lintFlags struct {
 	failOn    string
 	quiet     bool
 	parseOnly bool
+	showSupp  bool
 	configFlags
 }
 
@@ -31,7 +32,9 @@ func runLint(e *env, args []string) (int, error) {
 	fs.StringVarP(&fl.output, "output", "o", "", "write the report to `FILE` instead of stdout")
 	fs.StringVar(&fl.failOn, "fail-on", "warning", "lowest severity that makes the exit code 1: "+quoteList(failOnLevels))
 	fs.BoolVarP(&fl.quiet, "quiet", "q", false, "no summary line")
+	fs.BoolVar(&fl.showSupp, "show-suppressed", false, "print suppressed findings too (text format; json, sarif and markdown always carry them)")
 	fl.configFlags.register(fs)
+	fl.configFlags.registerRules(fs)
 	fs.BoolVar(&fl.parseOnly, "parse-only", false, "read and parse the inputs, run no rule (for benchmarks)")
 	_ = fs.MarkHidden("parse-only")
 	if err := parseFlags(fs, args); err != nil {
@@ -56,7 +59,7 @@ func runLint(e *env, args []string) (int, error) {
 	}
 	fl.failOn = rc.failOn
 	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
-		ParseOnly: fl.parseOnly, Nodes: rc.nodes, Engine: engineFor(rc),
+		ParseOnly: fl.parseOnly, Nodes: rc.nodes, Engine: engineFor(rc), Disabled: rc.settings.Disabled,
 	})
 	if err := inventoryError(problems); err != nil {
 		return 0, err
@@ -97,7 +100,7 @@ func inputs(fs *pflag.FlagSet) ([]string, []manifest.Source, error) {
 // writeReport prints the report to stdout or to --output. The file is written
 // only once the report is complete.
 func writeReport(e *env, fl lintFlags, res *finding.Result) error {
-	opts := report.Options{Quiet: fl.quiet}
+	opts := report.Options{Quiet: fl.quiet, ShowSuppressed: fl.showSupp}
 	if fl.output == "" {
 		opts.Color = fl.format == "text" && isTerminal(e.stdout) && os.Getenv("NO_COLOR") == ""
 		return report.Write(e.stdout, fl.format, res, opts)

@@ -78,6 +78,7 @@ func ruleFromAnnotations(id string, a *ast.Annotations) (finding.Rule, error) {
 		Remediation: strings.TrimSpace(customString(a, "remediation")),
 		Bad:         customString(a, "bad"),
 		Good:        customString(a, "good"),
+		RaisedBy:    customString(a, "source"),
 	}
 	for _, rr := range a.RelatedResources {
 		r.Related = append(r.Related, finding.Link{URL: rr.Ref.String(), Description: rr.Description})

@@ -61,7 +61,25 @@ type Finding struct {
 	Object     Object
 	Path       string // field path, e.g. spec.template.spec.tolerations[1].operator
 	Suppressed bool
+	// Suppression says how the finding was suppressed; zero unless Suppressed.
+	Suppression Suppression
 }
+
+// Suppression is the user's decision to silence a finding: an
+// ignore.dslint.io annotation of the object or a "# dslint:ignore" comment.
+type Suppression struct {
+	Kind   string // SuppressedByAnnotation or SuppressedByComment
+	Reason string // the reason the user wrote; empty when none was given
+	File   string // where the suppression is written
+	Line   int
+	Column int
+}
+
+// Kinds of Suppression.
+const (
+	SuppressedByAnnotation = "annotation"
+	SuppressedByComment    = "comment"
+)
 
 // Sort orders findings by file, line, column and rule, as every format prints them.
 func Sort(fs []Finding) {
@@ -92,6 +110,9 @@ type Rule struct {
 	Related     []Link   `json:"related,omitempty"`
 	Bad         string   `json:"bad,omitempty"`  // a manifest that fails the rule
 	Good        string   `json:"good,omitempty"` // the same manifest, fixed
+	// RaisedBy names the part of dslint that raises the rule's findings
+	// when it is not Rego: "parser" or "suppression" (metadata custom.source).
+	RaisedBy string `json:"-"`
 }
 
 // HelpURI is where a rule's documentation lives.

@@ -21,6 +21,7 @@ import (
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/manifest"
+	"github.com/dslint/dslint/internal/suppress"
 )
 
 // Options tune a run.
@@ -34,6 +35,9 @@ type Options struct {
 	Nodes []*inventory.Node
 	// Engine builds the engine for the run's inventory (empty for none).
 	Engine func(*inventory.Inventory) (*engine.Engine, error)
+	// Disabled are the rules turned off; the engine leaves out those
+	// written in Rego, Run drops the findings of those raised in Go.
+	Disabled []string
 }
 
 // Placement is where the pods of one workload can land.
@@ -79,6 +83,8 @@ type fileResult struct {
 	workloads int
 	other     int
 	problems  Problems
+
+	directives []suppress.Directive // the suppressions written in the file
 
 	nodes      []*inventory.Node // Node objects of the file
 	placements []Placement
@@ -131,8 +137,10 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	}
 	var facts []engine.Fact
 	var factAt []finding.Finding
+	var directives []suppress.Directive
 	for _, r := range results {
 		out.Findings = append(out.Findings, r.findings...)
+		directives = append(directives, r.directives...)
 		out.Placements = append(out.Placements, r.placements...)
 		facts = append(facts, r.facts...)
 		factAt = append(factAt, r.factAt...)
@@ -155,6 +163,8 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 			problems.Internal = append(problems.Internal, err)
 		}
 		out.Findings = append(out.Findings, cross...)
+		out.Findings = append(out.Findings, suppress.Apply(out.Findings, directives, catalogue(eng, out.Inventory, opts.Disabled))...)
+		out.Findings = slices.DeleteFunc(out.Findings, func(f finding.Finding) bool { return slices.Contains(opts.Disabled, f.Rule) })
 	}
 	finding.Sort(out.Findings)
 	out.Count()
@@ -260,6 +270,9 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 		out.skipped = &finding.Skipped{File: src.Name, Reason: helmHint}
 		return out
 	}
+	if !opts.ParseOnly && !opts.Schedule {
+		out.directives = suppress.Comments(src.Name, f.Data, f.Docs)
+	}
 	for _, se := range f.SyntaxErrors {
 		out.findings = append(out.findings, finding.Finding{
 			Rule: "parse-error", Severity: finding.Error,
@@ -312,6 +325,10 @@ func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manif
 		p := manifest.Locate(obj.Node, path)
 		return finding.Finding{File: file, Line: p.Line, Column: p.Column, Object: ref, Path: manifest.FormatPath(path)}
 	}
+	out.directives = append(out.directives, suppress.Annotations(file, obj, ref, func(path []any) (int, int) {
+		p := at(path)
+		return p.Line, p.Column
+	})...)
 	for _, r := range v.Findings {
 		f := at(r.Path)
 		f.Rule, f.Severity, f.Message = r.Rule, r.Severity, r.Message
@@ -381,6 +398,25 @@ func crossFindings(ctx context.Context, eng *engine.Engine, facts []engine.Fact,
 	}
 	return out, nil
 }
+
+// catalogue is what suppressions are checked against: every rule the
+// engine knows, and which of them ran. A rule about the inventory cannot
+// fire without one, so a suppression of it is not unused then.
+func catalogue(eng *engine.Engine, inv *inventory.Inventory, disabled []string) suppress.Catalogue {
+	var cat suppress.Catalogue
+	if eng != nil {
+		for _, r := range eng.Rules() {
+			cat.Known = append(cat.Known, r.ID)
+		}
+	}
+	cat.Ran = func(id string) bool {
+		return !slices.Contains(disabled, id) && (id != inventoryOnlyRule || !inv.Empty())
+	}
+	return cat
+}
+
+// inventoryOnlyRule finds nothing without a node inventory.
+const inventoryOnlyRule = "no-matching-nodes"
 
 // syntaxLanguage names the syntax a file is written in, for messages; JSON is
 // parsed as the YAML it is a subset of.

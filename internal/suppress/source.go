@@ -1,0 +1,96 @@
+package suppress
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/manifest"
+)
+
+var marker = []byte("dslint:ignore")
+
+// Comments finds the "# dslint:ignore" comments of a parsed file, at the
+// line and column of their "#". Only real comments count: the parser's
+// comments of docs vouch for each one, so the same text inside a quoted or
+// block string suppresses nothing.
+func Comments(file string, data []byte, docs []*yaml.Node) []Directive {
+	if !bytes.Contains(data, marker) {
+		return nil
+	}
+	comments := map[string]bool{}
+	for _, d := range docs {
+		collectComments(d, comments)
+	}
+	var out []Directive
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if !bytes.Contains(line, marker) {
+			continue
+		}
+		for col := 0; col < len(line); col++ {
+			if line[col] != '#' || (col > 0 && line[col-1] != ' ' && line[col-1] != '\t') {
+				continue
+			}
+			text := strings.TrimRight(string(line[col:]), " \t\r")
+			if !comments[text] {
+				continue
+			}
+			rules, reason, ok := parseComment(text)
+			if ok {
+				out = append(out, Directive{
+					Kind: finding.SuppressedByComment, Rules: rules, Reason: reason,
+					File: file, Line: i + 1, Column: col + 1, Text: fmt.Sprintf("comment %q", text),
+				})
+			}
+			break
+		}
+	}
+	return out
+}
+
+// collectComments adds every comment line under n to set, trimmed.
+func collectComments(n *yaml.Node, set map[string]bool) {
+	for _, c := range []string{n.HeadComment, n.LineComment, n.FootComment} {
+		if !strings.Contains(c, "dslint:ignore") {
+			continue
+		}
+		for _, l := range strings.Split(c, "\n") {
+			set[strings.TrimSpace(l)] = true
+		}
+	}
+	for _, c := range n.Content {
+		collectComments(c, set)
+	}
+}
+
+// Annotations reads the ignore.dslint.io annotations of obj. at positions a
+// field path as the object's findings are positioned.
+func Annotations(file string, obj manifest.Object, ref finding.Object, at func(path []any) (line, col int)) []Directive {
+	anns := manifest.Lookup(manifest.Lookup(obj.Node, "metadata"), "annotations")
+	if anns == nil || anns.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []Directive
+	for i := 0; i+1 < len(anns.Content); i += 2 {
+		key, val := anns.Content[i].Value, anns.Content[i+1]
+		id, ok := strings.CutPrefix(key, AnnotationPrefix)
+		if !ok {
+			continue
+		}
+		path := []any{"metadata", "annotations", key}
+		line, col := at(path)
+		d := Directive{
+			Kind: finding.SuppressedByAnnotation, Reason: strings.TrimSpace(val.Value),
+			File: file, Line: line, Column: col, Object: ref,
+			Path: manifest.FormatPath(path), Text: fmt.Sprintf("annotation %q", key),
+		}
+		if id != "" {
+			d.Rules = []string{id}
+		}
+		out = append(out, d)
+	}
+	return out
+}

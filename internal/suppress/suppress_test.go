@@ -1,0 +1,230 @@
+package suppress
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/manifest"
+)
+
+var known = []string{"wildcard-toleration", "invalid-toleration", "no-matching-nodes", MissingReason, Unused}
+
+func ranAll(string) bool { return true }
+
+// comments parses src and returns its dslint:ignore comments.
+func comments(t *testing.T, src string) []Directive {
+	t.Helper()
+	f := manifest.Parse("f.yaml", []byte(src))
+	if len(f.SyntaxErrors) > 0 {
+		t.Fatalf("bad test input: %v", f.SyntaxErrors)
+	}
+	return Comments("f.yaml", f.Data, f.Docs)
+}
+
+func TestCommentsArePositionedAndParsed(t *testing.T) {
+	src := `apiVersion: v1
+kind: Pod
+metadata:
+  name: p  # dslint:ignore wildcard-toleration,invalid-toleration  the reason, with commas
+spec:
+  # dslint:ignore all
+  tolerations:
+    #dslint:ignore
+    - operator: Exists
+`
+	got := comments(t, src)
+	want := []struct {
+		line, col int
+		rules     []string
+		reason    string
+	}{
+		{4, 12, []string{"wildcard-toleration", "invalid-toleration"}, "the reason, with commas"},
+		{6, 3, []string{"all"}, ""},
+		{8, 5, nil, ""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d directives, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Line != w.line || g.Column != w.col || !slices.Equal(g.Rules, w.rules) || g.Reason != w.reason || g.Kind != finding.SuppressedByComment {
+			t.Errorf("directive %d = %d:%d %v %q %s, want %d:%d %v %q", i, g.Line, g.Column, g.Rules, g.Reason, g.Kind, w.line, w.col, w.rules, w.reason)
+		}
+	}
+}
+
+func TestTextThatIsNotACommentSuppressesNothing(t *testing.T) {
+	src := `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: c
+data:
+  script: |
+    # dslint:ignore wildcard-toleration inside a block scalar
+  quoted: "x # dslint:ignore wildcard-toleration inside quotes"
+  url: http://example.com/#dslint:ignore
+`
+	if got := comments(t, src); len(got) != 0 {
+		t.Errorf("strings were taken for comments: %+v", got)
+	}
+}
+
+func finding1(rule string, line int, obj string) finding.Finding {
+	return finding.Finding{Rule: rule, Severity: finding.Warning, File: "f.yaml", Line: line, Column: 7, Object: finding.Object{Kind: "Pod", Name: obj}}
+}
+
+func comment(line int, reason string, rules ...string) Directive {
+	return Directive{Kind: finding.SuppressedByComment, Rules: rules, Reason: reason, File: "f.yaml", Line: line, Column: 5, Text: "comment"}
+}
+
+func annotation(obj, reason string, rules ...string) Directive {
+	return Directive{Kind: finding.SuppressedByAnnotation, Rules: rules, Reason: reason, File: "f.yaml", Line: 3, Column: 5, Object: finding.Object{Kind: "Pod", Name: obj}, Text: "annotation"}
+}
+
+func summary(fs []finding.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		s := fmt.Sprintf("%d %s", f.Line, f.Rule)
+		if f.Suppressed {
+			s += " suppressed by " + f.Suppression.Kind
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestApply(t *testing.T) {
+	cases := []struct {
+		name       string
+		findings   []finding.Finding
+		directives []Directive
+		ran        func(string) bool
+		want       []string // the findings after Apply, then the ones it raised
+	}{
+		{
+			name:       "a comment on the line above",
+			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p")},
+			directives: []Directive{comment(9, "why", "wildcard-toleration")},
+			want:       []string{"10 wildcard-toleration suppressed by comment"},
+		},
+		{
+			name:       "a comment at the end of the line",
+			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p")},
+			directives: []Directive{comment(10, "why", "wildcard-toleration")},
+			want:       []string{"10 wildcard-toleration suppressed by comment"},
+		},
+		{
+			name:       "two lines above is too far",
+			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p")},
+			directives: []Directive{comment(8, "why", "wildcard-toleration")},
+			want:       []string{"10 wildcard-toleration", "8 unused-suppression"},
+		},
+		{
+			name:       "another rule is not suppressed",
+			findings:   []finding.Finding{finding1("invalid-toleration", 10, "p")},
+			directives: []Directive{comment(9, "why", "wildcard-toleration")},
+			want:       []string{"10 invalid-toleration", "9 unused-suppression"},
+		},
+		{
+			name:       "an annotation covers its own object only",
+			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p"), finding1("wildcard-toleration", 20, "q")},
+			directives: []Directive{annotation("p", "why", "wildcard-toleration")},
+			want:       []string{"10 wildcard-toleration suppressed by annotation", "20 wildcard-toleration"},
+		},
+		{
+			name:       "all covers every rule, a comment wins over an annotation",
+			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p"), finding1("invalid-toleration", 12, "p")},
+			directives: []Directive{annotation("p", "why", All), comment(10, "why", "wildcard-toleration")},
+			want:       []string{"10 wildcard-toleration suppressed by comment", "12 invalid-toleration suppressed by annotation"},
+		},
+		{
+			name:       "no reason still suppresses, and is reported",
+			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p")},
+			directives: []Directive{comment(9, "", "wildcard-toleration")},
+			want:       []string{"10 wildcard-toleration suppressed by comment", "9 suppression-without-reason"},
+		},
+		{
+			name:       "no rule",
+			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p")},
+			directives: []Directive{comment(9, "")},
+			want:       []string{"10 wildcard-toleration", "9 unused-suppression"},
+		},
+		{
+			name:       "unknown rule",
+			directives: []Directive{comment(9, "why", "wildcard-tolerations")},
+			want:       []string{"9 unused-suppression"},
+		},
+		{
+			name:       "a rule that did not run makes no unused suppression",
+			directives: []Directive{comment(9, "why", "no-matching-nodes")},
+			ran:        func(id string) bool { return id != "no-matching-nodes" },
+		},
+		{
+			name:       "findings about suppressions are not suppressed",
+			findings:   []finding.Finding{finding1(Unused, 10, "p")},
+			directives: []Directive{comment(10, "why", All)},
+			want:       []string{"10 unused-suppression", "10 unused-suppression"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ran := c.ran
+			if ran == nil {
+				ran = ranAll
+			}
+			fs := slices.Clone(c.findings)
+			fs = append(fs, Apply(fs, slices.Clone(c.directives), Catalogue{Known: known, Ran: ran})...)
+			if got := summary(fs); !slices.Equal(got, c.want) {
+				t.Errorf("got  %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestSuppressionCarriesTheReasonAndPosition(t *testing.T) {
+	fs := []finding.Finding{finding1("wildcard-toleration", 10, "p")}
+	Apply(fs, []Directive{comment(9, "drains every pool", "wildcard-toleration")}, Catalogue{Known: known, Ran: ranAll})
+	want := finding.Suppression{Kind: finding.SuppressedByComment, Reason: "drains every pool", File: "f.yaml", Line: 9, Column: 5}
+	if fs[0].Suppression != want {
+		t.Errorf("suppression = %+v, want %+v", fs[0].Suppression, want)
+	}
+}
+
+func TestUnknownRuleMessageSuggests(t *testing.T) {
+	out := Apply(nil, []Directive{comment(9, "why", "wildcard-tolerations")}, Catalogue{Known: known, Ran: ranAll})
+	if len(out) != 1 || !strings.Contains(out[0].Message, `did you mean "wildcard-toleration"`) {
+		t.Errorf("got %+v", out)
+	}
+}
+
+func TestAnnotations(t *testing.T) {
+	src := `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  annotations:
+    other.io/x: "y"
+    ignore.dslint.io/wildcard-toleration: "  runs everywhere  "
+    ignore.dslint.io/: "no rule"
+`
+	f := manifest.Parse("f.yaml", []byte(src))
+	objs, _ := manifest.Objects(f.Docs[0])
+	ref := finding.Object{Kind: "Pod", Name: "p"}
+	got := Annotations("f.yaml", objs[0], ref, func(path []any) (int, int) {
+		p := manifest.Locate(objs[0].Node, path)
+		return p.Line, p.Column
+	})
+	if len(got) != 2 {
+		t.Fatalf("got %+v", got)
+	}
+	if g := got[0]; !slices.Equal(g.Rules, []string{"wildcard-toleration"}) || g.Reason != "runs everywhere" || g.Line != 7 || g.Column != 5 ||
+		g.Path != `metadata.annotations["ignore.dslint.io/wildcard-toleration"]` || g.Object != ref {
+		t.Errorf("first = %+v", g)
+	}
+	if g := got[1]; g.Rules != nil || g.Line != 8 {
+		t.Errorf("second = %+v", g)
+	}
+}
