@@ -47,7 +47,7 @@ type Directive struct {
 
 // Catalogue tells which rules exist and which of them ran.
 type Catalogue struct {
-	Known []string        // every rule id, the disabled ones included
+	Known []string          // every rule id, the disabled ones included
 	Ran   func(string) bool // false for a rule that was disabled or could not fire
 }
 
