@@ -20,6 +20,17 @@ type jsonFinding struct {
 	Object     finding.Object `json:"object"`
 	Path       string         `json:"path"`
 	Suppressed bool           `json:"suppressed"`
+	// Suppression is present only on suppressed findings.
+	Suppression *jsonSuppression `json:"suppression,omitempty"`
+}
+
+// jsonSuppression says how a finding was suppressed and where.
+type jsonSuppression struct {
+	Kind   string `json:"kind"`   // "annotation" or "comment"
+	Reason string `json:"reason"` // empty when the user gave none
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
 }
 
 type jsonReport struct {
@@ -40,11 +51,16 @@ func writeJSON(w io.Writer, res *finding.Result) error {
 		out.Skipped = []finding.Skipped{}
 	}
 	for _, f := range res.Findings {
-		out.Findings = append(out.Findings, jsonFinding{
+		jf := jsonFinding{
 			Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message,
 			File: f.File, Line: f.Line, Column: f.Column,
 			Object: f.Object, Path: f.Path, Suppressed: f.Suppressed,
-		})
+		}
+		if f.Suppressed {
+			s := f.Suppression
+			jf.Suppression = &jsonSuppression{Kind: s.Kind, Reason: s.Reason, File: s.File, Line: s.Line, Column: s.Column}
+		}
+		out.Findings = append(out.Findings, jf)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

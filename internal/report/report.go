@@ -10,13 +10,13 @@ import (
 )
 
 // Formats lists the formats Write accepts, in the order the CLI shows them.
-var Formats = []string{"text", "json", "sarif"}
+var Formats = []string{"text", "json", "sarif", "github", "markdown"}
 
 // Options change how a report looks, not what it says.
 type Options struct {
 	Color          bool // ANSI colors (text only)
 	ShowSuppressed bool // print suppressed findings (text only)
-	Quiet          bool // no summary line (text only)
+	Quiet          bool // no summary line (text and github)
 }
 
 // Write prints res in the named format.
@@ -28,6 +28,10 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 		return writeJSON(w, res)
 	case "sarif":
 		return writeSARIF(w, res)
+	case "github":
+		return writeGitHub(w, res, opts)
+	case "markdown":
+		return writeMarkdown(w, res)
 	}
 	return fmt.Errorf("unknown format %q", format)
 }

@@ -30,7 +30,9 @@ func sample() *finding.Result {
 				File:    "jobs/train.yaml", Line: 12, Column: 20, Object: job, Path: "spec.template.spec.tolerations[0].value"},
 			{Rule: "toleration-without-node-selector", Severity: finding.Warning, Suppressed: true,
 				Message: `tolerates the dedicated taint "gpu" but has no node constraint`,
-				File:    "jobs/train.yaml", Line: 13, Column: 11, Object: job, Path: "spec.template.spec.tolerations[1]"},
+				File:    "jobs/train.yaml", Line: 13, Column: 11, Object: job, Path: "spec.template.spec.tolerations[1]",
+				Suppression: finding.Suppression{Kind: finding.SuppressedByComment,
+					Reason: "the scheduler extender places training jobs", File: "jobs/train.yaml", Line: 13, Column: 30}},
 		},
 		Skipped: []finding.Skipped{{File: "chart/templates/ds.yaml", Reason: "helm template syntax (render it first: helm template … | dslint -)"}},
 		Summary: finding.Summary{Files: 3, Objects: 4, Workloads: 2},
@@ -85,6 +87,9 @@ func TestGolden(t *testing.T) {
 		{"sample-quiet.txt", "text", Options{Quiet: true}},
 		{"sample.json", "json", Options{}},
 		{"sample.sarif", "sarif", Options{}},
+		{"sample.github", "github", Options{}},
+		{"sample-quiet.github", "github", Options{Quiet: true}},
+		{"sample.md", "markdown", Options{}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

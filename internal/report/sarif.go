@@ -159,15 +159,7 @@ func sarifResult(f finding.Finding, ruleIndex int) *sarif.Result {
 
 	loc := sarif.NewLocation()
 	if f.File != "" {
-		phys := sarif.NewPhysicalLocation().WithArtifactLocation(sarifArtifactLocation(f.File))
-		if f.Line > 0 {
-			region := sarif.NewRegion().WithStartLine(f.Line)
-			if f.Column > 0 {
-				region.WithStartColumn(f.Column)
-			}
-			phys.WithRegion(region)
-		}
-		loc.WithPhysicalLocation(phys)
+		loc.WithPhysicalLocation(sarifPhysicalLocation(f.File, f.Line, f.Column))
 	}
 	if f.Object.Name != "" || f.Object.Kind != "" {
 		loc.AddLogicalLocation(sarif.NewLogicalLocation().
@@ -178,12 +170,43 @@ func sarifResult(f finding.Finding, ruleIndex int) *sarif.Result {
 	r.AddLocation(loc)
 
 	if f.Suppressed {
-		r.AddSuppression(sarif.NewSuppression().
-			WithKind("inSource").
-			WithStatus("accepted").
-			WithJustification(sarifSuppressionJustification))
+		r.AddSuppression(sarifSuppression(f.Suppression))
 	}
 	return r
+}
+
+// sarifSuppression records the user's suppression. Both kinds are "inSource"
+// (SARIF §3.35.2): an annotation, like a comment, is written in the manifest
+// that was analyzed, on the object that encloses the finding; "external" is
+// for suppressions kept outside it, in a sidecar file or a database. The
+// location tells the two apart: the annotation key or the comment.
+func sarifSuppression(s finding.Suppression) *sarif.Suppression {
+	justification := s.Reason
+	if justification == "" {
+		justification = sarifSuppressionJustification
+	}
+	sup := sarif.NewSuppression().
+		WithKind("inSource").
+		WithStatus("accepted").
+		WithJustification(justification)
+	if s.File != "" {
+		sup.WithLocation(sarif.NewLocation().WithPhysicalLocation(sarifPhysicalLocation(s.File, s.Line, s.Column)))
+	}
+	return sup
+}
+
+// sarifPhysicalLocation is a file with a region for what is known of the
+// position: none without a line, no startColumn without a column.
+func sarifPhysicalLocation(file string, line, column int) *sarif.PhysicalLocation {
+	phys := sarif.NewPhysicalLocation().WithArtifactLocation(sarifArtifactLocation(file))
+	if line > 0 {
+		region := sarif.NewRegion().WithStartLine(line)
+		if column > 0 {
+			region.WithStartColumn(column)
+		}
+		phys.WithRegion(region)
+	}
+	return phys
 }
 
 // sarifArtifactLocation turns a slash-separated file name into a URI: a

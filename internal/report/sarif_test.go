@@ -165,9 +165,52 @@ func TestSARIFStructure(t *testing.T) {
 			t.Fatalf("result %d: suppressed finding has %d suppressions, want 1", i, len(r.Suppressions))
 		}
 		s := r.Suppressions[0]
-		if sarifStr(s.Kind) != "inSource" || sarifStr(s.Status) != "accepted" || sarifStr(s.Justification) != "suppressed in source" {
+		if sarifStr(s.Kind) != "inSource" || sarifStr(s.Status) != "accepted" || sarifStr(s.Justification) != f.Suppression.Reason {
 			t.Errorf("result %d: suppression = %s %s %s", i, sarifStr(s.Kind), sarifStr(s.Status), sarifStr(s.Justification))
 		}
+	}
+}
+
+// TestSARIFSuppression checks both kinds of suppression: the user's reason
+// as the justification, a fallback without one, and the suppression's place.
+func TestSARIFSuppression(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		s             finding.Suppression
+		justification string
+		location      string // file:line:col, "" for none
+	}{
+		{"comment", finding.Suppression{Kind: finding.SuppressedByComment, Reason: "needed on every node",
+			File: "a.yaml", Line: 7, Column: 20}, "needed on every node", "a.yaml:7:20"},
+		{"annotation without reason", finding.Suppression{Kind: finding.SuppressedByAnnotation,
+			File: "a.yaml", Line: 5, Column: 5}, "suppressed in source", "a.yaml:5:5"},
+		{"unknown place", finding.Suppression{Kind: finding.SuppressedByAnnotation, Reason: "r"}, "r", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := finding.Finding{Rule: "invalid-toleration", Severity: finding.Error, Message: "m",
+				File: "a.yaml", Line: 9, Column: 3, Suppressed: true, Suppression: c.s}
+			sups := sarifResult(f, 0).Suppressions
+			if len(sups) != 1 {
+				t.Fatalf("got %d suppressions, want 1", len(sups))
+			}
+			s := sups[0]
+			// An annotation is written in the analyzed manifest just as a
+			// comment is: both are "inSource" (SARIF 2.1.0 §3.35.2).
+			if sarifStr(s.Kind) != "inSource" || sarifStr(s.Status) != "accepted" || sarifStr(s.Justification) != c.justification {
+				t.Errorf("suppression = %s %s %q", sarifStr(s.Kind), sarifStr(s.Status), sarifStr(s.Justification))
+			}
+			got := ""
+			if s.Location != nil && s.Location.PhysicalLocation != nil {
+				pl := s.Location.PhysicalLocation
+				got = sarifStr(pl.ArtifactLocation.URI)
+				if r := pl.Region; r != nil && r.StartLine != nil && r.StartColumn != nil {
+					got += fmt.Sprintf(":%d:%d", *r.StartLine, *r.StartColumn)
+				}
+			}
+			if got != c.location {
+				t.Errorf("suppression location = %q, want %q", got, c.location)
+			}
+		})
 	}
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/dslint/dslint/internal/finding"
@@ -33,7 +34,7 @@ func writeText(w io.Writer, res *finding.Result, opts Options) error {
 		}
 		sev := paint(severityColor(f.Severity), f.Severity.String())
 		if f.Suppressed {
-			sev += " (suppressed)"
+			sev += " (suppressed" + suppressedBy(f.Suppression) + ")"
 		}
 		fmt.Fprintf(&b, "%s: %s: %s %s\n",
 			paint(ansiBold, fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)),
@@ -51,6 +52,18 @@ func writeText(w io.Writer, res *finding.Result, opts Options) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// suppressedBy says how and why a finding was suppressed, for the text format.
+func suppressedBy(s finding.Suppression) string {
+	if s.Kind == "" {
+		return ""
+	}
+	by := " by " + s.Kind
+	if s.Reason != "" {
+		by += ": " + strconv.Quote(s.Reason)
+	}
+	return by
 }
 
 func severityColor(s finding.Severity) string {
