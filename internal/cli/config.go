@@ -39,6 +39,15 @@ type configFlags struct {
 func (c *configFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&c.config, "config", "c", "", "config `FILE` (default: .dslint.yaml here or in the nearest parent up to the repository root)")
 	fs.StringArrayVar(&c.nodes, "nodes", nil, "node inventory `FILE` (kubectl get nodes -o yaml or -o json; repeatable; - for stdin; replaces nodes: of the config)")
+	fs.Bool(noKustomizeFlag, false, "lint the files of a directory that holds a kustomization.yaml as written, instead of what kustomize build makes of them")
+}
+
+const noKustomizeFlag = "no-kustomize"
+
+// discovery is how the PATH arguments are read (lint and schedule).
+func discovery(fs *pflag.FlagSet) manifest.Discovery {
+	no, _ := fs.GetBool(noKustomizeFlag)
+	return manifest.Discovery{NoKustomize: no}
 }
 
 // registerRules adds --enable and --disable, which only lint has.

@@ -87,7 +87,7 @@ func inputs(fs *pflag.FlagSet) ([]string, []manifest.Source, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	srcs, err := manifest.Discover(paths)
+	srcs, err := manifest.Discover(paths, discovery(fs))
 	if err != nil {
 		return nil, nil, usageError{err}
 	}

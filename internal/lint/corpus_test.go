@@ -27,7 +27,7 @@ func corpusDir(t *testing.T) string {
 // internal error, and every finding must have a real position.
 func TestRealCorpus(t *testing.T) {
 	dir := corpusDir(t)
-	srcs, err := manifest.Discover([]string{dir})
+	srcs, err := manifest.Discover([]string{dir}, manifest.Discovery{})
 	if err != nil {
 		t.Fatal(err)
 	}

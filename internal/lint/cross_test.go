@@ -46,7 +46,7 @@ func TestCrossFileFindings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srcs, err := manifest.Discover([]string{dir})
+	srcs, err := manifest.Discover([]string{dir}, manifest.Discovery{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/inventory"
+	"github.com/dslint/dslint/internal/kustomize"
 	"github.com/dslint/dslint/internal/manifest"
 	"github.com/dslint/dslint/internal/suppress"
 )
@@ -62,7 +63,7 @@ const helmHint = "helm template syntax: render the chart first (helm template RE
 // Problems are errors outside the findings: inputs that could not be read,
 // and internal errors on single objects. The rest of the run goes on.
 type Problems struct {
-	Unreadable []error // a named or found file could not be read
+	Unreadable []error // a named or found file could not be read, a kustomization not built
 	Inventory  []error // an invalid node: file:line:col and what is wrong
 	Internal   []error // a bug: a rule or the engine failed on one object
 }
@@ -79,6 +80,7 @@ type fileResult struct {
 	factAt    []finding.Finding // where each fact is: file, position, object, path
 	seen      int               // objects checked so far, to tell objects apart
 	skipped   *finding.Skipped
+	files     int // files read: one, or every file of a kustomize build
 	objects   int
 	workloads int
 	other     int
@@ -110,7 +112,8 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 			return out, problems
 		}
 	}
-	results := checkFiles(ctx, eng, srcs, nil, stdin, opts)
+	srcs, builds := buildAll(srcs, &problems)
+	results := checkFiles(ctx, eng, srcs, builds, nil, stdin, opts)
 	var found []*inventory.Node
 	for _, r := range results {
 		found = append(found, r.nodes...)
@@ -130,7 +133,7 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 			problems.Internal = append(problems.Internal, err)
 			return out, problems
 		}
-		checkFiles(ctx, eng, srcs, results, stdin, opts)
+		checkFiles(ctx, eng, srcs, builds, results, stdin, opts)
 	}
 	if eng != nil {
 		out.Rules = eng.Rules()
@@ -147,13 +150,13 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 		if r.skipped != nil {
 			out.Skipped = append(out.Skipped, *r.skipped)
 		}
+		out.Summary.Files += r.files
 		out.Summary.Objects += r.objects
 		out.Summary.Workloads += r.workloads
 		out.Summary.NonK8s += r.other
 		problems.Unreadable = append(problems.Unreadable, r.problems.Unreadable...)
 		problems.Internal = append(problems.Internal, r.problems.Internal...)
 	}
-	out.Summary.Files = len(srcs)
 	if !out.Inventory.Empty() {
 		out.Summary.Nodes, out.Summary.Pools = len(out.Inventory.Nodes), len(out.Inventory.Pools)
 	}
@@ -163,7 +166,7 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 			problems.Internal = append(problems.Internal, err)
 		}
 		out.Findings = append(out.Findings, cross...)
-		out.Findings = append(out.Findings, suppress.Apply(out.Findings, directives, catalogue(eng, out.Inventory, opts.Disabled))...)
+		out.Findings = append(out.Findings, suppress.Apply(out.Findings, writtenOnce(directives), catalogue(eng, out.Inventory, opts.Disabled))...)
 		out.Findings = slices.DeleteFunc(out.Findings, func(f finding.Finding) bool { return slices.Contains(opts.Disabled, f.Rule) })
 	}
 	finding.Sort(out.Findings)
@@ -171,9 +174,10 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	return out, problems
 }
 
-// checkFiles checks the sources in parallel. With earlier results (a second
-// pass), only the files that had workloads are checked again, in place.
-func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, earlier []fileResult, stdin io.Reader, opts Options) []fileResult {
+// checkFiles checks the sources in parallel; builds[i] is the build of
+// srcs[i] when it is a kustomization. With earlier results (a second pass),
+// only the files that had workloads are checked again, in place.
+func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, builds []*kustomize.Build, earlier []fileResult, stdin io.Reader, opts Options) []fileResult {
 	results := earlier
 	if results == nil {
 		results = make([]fileResult, len(srcs))
@@ -192,6 +196,10 @@ func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source,
 				in := stdin
 				if earlier != nil {
 					in = bytes.NewReader(earlier[i].stdin)
+				}
+				if builds[i] != nil {
+					results[i] = checkBuild(ctx, eng, srcs[i], builds[i], opts)
+					continue
 				}
 				results[i] = checkFile(ctx, eng, srcs[i], in, opts)
 			}
@@ -257,6 +265,7 @@ func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) 
 }
 
 func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
+	out.files = 1
 	data, err := manifest.Read(src, stdin)
 	if err != nil {
 		out.problems.Unreadable = append(out.problems.Unreadable, fmt.Errorf("%s: %w", src.Name, err))
@@ -270,14 +279,21 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 		out.skipped = &finding.Skipped{File: src.Name, Reason: helmHint}
 		return out
 	}
+	where := streamOrigin(src, f)
 	if !opts.ParseOnly && !opts.Schedule {
-		out.directives = suppress.Comments(src.Name, f.Data, f.Docs)
+		for _, d := range suppress.Comments(src.Name, f.Data, f.Docs) {
+			var shift int
+			d.File, shift = where(d.Line)
+			d.Line = max(d.Line-shift, 1)
+			out.directives = append(out.directives, d)
+		}
 	}
 	for _, se := range f.SyntaxErrors {
+		file, shift := where(se.Line)
 		out.findings = append(out.findings, finding.Finding{
 			Rule: "parse-error", Severity: finding.Error,
 			Message: syntaxLanguage(src.Name) + " syntax error: " + se.Message,
-			File:    src.Name, Line: se.Line, Column: se.Column,
+			File:    file, Line: max(se.Line-shift, 1), Column: se.Column,
 		})
 	}
 	for _, doc := range f.Docs {
@@ -288,23 +304,148 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 			continue
 		}
 		for _, obj := range objs {
-			if inventory.IsNode(obj.APIVersion, obj.Kind) {
-				addNode(src.Name, obj, &out)
-			}
-			if opts.Schedule {
-				placeObject(ctx, eng, src.Name, obj, &out)
-			} else {
-				checkObject(ctx, eng, src.Name, obj, &out)
-			}
+			file, shift := where(obj.Node.Line)
+			origin := manifest.Origin{File: file, Node: obj.Node, Shift: shift}
+			checkPlaced(ctx, eng, src.Name, objectAt{obj, origin}, &out, opts)
 		}
 	}
 	return out
 }
 
+// streamOrigin tells which file findings at a line of a source name, and
+// how many lines to subtract. On standard input, a document that a
+// "# Source:" comment attributes to a Helm template (helm template … |
+// dslint -) names the template and is numbered from the line after the
+// comment; everything else names the source itself, unshifted. Files on
+// disk keep their own positions: a committed rendered chart names
+// templates that may not exist in the repository.
+func streamOrigin(src manifest.Source, f *manifest.File) func(line int) (file string, shift int) {
+	var helm manifest.HelmTemplates
+	if src.Path == manifest.Stdin {
+		helm = manifest.FindHelmTemplates(f.Data)
+	}
+	return func(line int) (string, int) {
+		if file, shift, ok := helm.At(line); ok {
+			return file, shift
+		}
+		return src.Name, 0
+	}
+}
+
+// objectAt is an object to judge and where the user wrote it.
+type objectAt struct {
+	obj    manifest.Object
+	origin manifest.Origin
+}
+
+// checkBuild judges the objects of a kustomize build; findings point into
+// the files the objects came from.
+func checkBuild(ctx context.Context, eng *engine.Engine, src manifest.Source, b *kustomize.Build, opts Options) (out fileResult) {
+	out.files = len(b.Files)
+	out.objects = len(b.Objects)
+	if opts.ParseOnly {
+		return out
+	}
+	if !opts.Schedule {
+		for _, w := range b.Written {
+			out.directives = append(out.directives, suppress.Comments(w.Name, w.Data, w.Docs)...)
+		}
+	}
+	for _, o := range b.Objects {
+		checkPlaced(ctx, eng, src.Name, objectAt{o.Object, o.Origin}, &out, opts)
+	}
+	return out
+}
+
+// checkPlaced judges one object of the source named id, or places it.
+func checkPlaced(ctx context.Context, eng *engine.Engine, id string, o objectAt, out *fileResult, opts Options) {
+	if inventory.IsNode(o.obj.APIVersion, o.obj.Kind) {
+		addNode(o, out)
+	}
+	if opts.Schedule {
+		placeObject(ctx, eng, o, out)
+	} else {
+		checkObject(ctx, eng, id, o, out)
+	}
+}
+
+// buildAll builds the kustomizations among the sources, and drops from the
+// other sources the files those builds read: they are linted as built, not
+// a second time as written. A kustomization that does not build is left
+// out, reported as an input that could not be read.
+func buildAll(srcs []manifest.Source, problems *Problems) ([]manifest.Source, []*kustomize.Build) {
+	builds := make([]*kustomize.Build, len(srcs))
+	built := map[string]bool{}
+	for i, src := range srcs {
+		if !src.Kustomization {
+			continue
+		}
+		b, err := build(src)
+		if err != nil {
+			var internal internalError
+			if errors.As(err, &internal) {
+				problems.Internal = append(problems.Internal, err)
+			} else {
+				problems.Unreadable = append(problems.Unreadable, err)
+			}
+			continue
+		}
+		builds[i] = b
+		for _, f := range b.Files {
+			built[f] = true
+		}
+	}
+	var keptSrcs []manifest.Source
+	var keptBuilds []*kustomize.Build
+	for i, src := range srcs {
+		if src.Kustomization && builds[i] == nil {
+			continue
+		}
+		if !src.Kustomization && len(built) > 0 && src.Path != manifest.Stdin && built[manifest.RealPath(src.Path)] {
+			continue
+		}
+		keptSrcs, keptBuilds = append(keptSrcs, src), append(keptBuilds, builds[i])
+	}
+	return keptSrcs, keptBuilds
+}
+
+// writtenOnce drops the repeats of a dslint:ignore comment: every
+// kustomize build that reads a file finds its comments again.
+func writtenOnce(ds []suppress.Directive) []suppress.Directive {
+	type at struct {
+		file         string
+		line, column int
+	}
+	seen := map[at]bool{}
+	return slices.DeleteFunc(ds, func(d suppress.Directive) bool {
+		if d.Kind != finding.SuppressedByComment {
+			return false
+		}
+		k := at{d.File, d.Line, d.Column}
+		repeat := seen[k]
+		seen[k] = true
+		return repeat
+	})
+}
+
+// internalError is a panic inside a build: a bug, in kustomize or here.
+type internalError struct{ error }
+
+// build builds one kustomization; a panic inside is reported, not passed on.
+func build(src manifest.Source) (b *kustomize.Build, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = internalError{fmt.Errorf("%s: internal error building the kustomization: %v", src.Name, p)}
+		}
+	}()
+	return kustomize.Run(src.Path, src.Name)
+}
+
 // checkObject evaluates the rules on one object. A panic inside is a bug, but
 // it costs only this object: it is reported and the run goes on.
-func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manifest.Object, out *fileResult) {
-	pos := manifest.Locate(obj.Node, nil)
+func checkObject(ctx context.Context, eng *engine.Engine, id string, o objectAt, out *fileResult) {
+	obj, file := o.obj, o.origin.File
+	pos := o.origin.Locate(nil)
 	out.seen++
 	defer recoverInto(out, file, pos.Line, obj, "checking")
 	v, err := eng.Check(ctx, obj.Node)
@@ -322,7 +463,7 @@ func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manif
 	}
 	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
 	at := func(path []any) finding.Finding {
-		p := manifest.Locate(obj.Node, path)
+		p := o.origin.Locate(path)
 		return finding.Finding{File: file, Line: p.Line, Column: p.Column, Object: ref, Path: manifest.FormatPath(path)}
 	}
 	out.directives = append(out.directives, suppress.Annotations(file, obj, ref, func(path []any) (int, int) {
@@ -336,17 +477,34 @@ func checkObject(ctx context.Context, eng *engine.Engine, file string, obj manif
 	}
 	// Facts keep their position, so the document can be dropped now.
 	for _, fact := range v.Facts {
-		fact.Object = fmt.Sprintf("%s#%d", file, out.seen)
+		fact.Object = fmt.Sprintf("%s#%d", id, out.seen)
 		out.facts = append(out.facts, fact)
 		out.factAt = append(out.factAt, at(fact.Path))
 	}
 }
 
-// addNode records a Node object of the inputs for the inventory.
-func addNode(file string, obj manifest.Object, out *fileResult) {
-	n, err := inventory.FromManifest(file, obj)
+// addNode records a Node object of the inputs for the inventory, with the
+// positions of where it was written.
+func addNode(o objectAt, out *fileResult) {
+	n, err := inventory.FromManifest(o.origin.File, o.obj)
 	if err != nil {
 		return // the rules report what is wrong with the object
+	}
+	pos := o.origin.Locate(nil)
+	switch {
+	case o.origin.Node != o.obj.Node: // built by kustomize
+		n.Line, n.Column = pos.Line, pos.Column
+		n.Locate = func(path []any) (int, int) {
+			at := o.origin.Locate(path)
+			return at.Line, at.Column
+		}
+	case o.origin.Shift != 0: // rendered by Helm
+		n.Line = pos.Line
+		stream, shift := n.Locate, o.origin.Shift // positions only, not the document
+		n.Locate = func(path []any) (int, int) {
+			line, col := stream(path)
+			return max(line-shift, 1), col
+		}
 	}
 	out.nodes = append(out.nodes, n)
 }
@@ -364,8 +522,9 @@ func (out *fileResult) objectError(file string, line int, obj manifest.Object, e
 }
 
 // placeObject places one workload on the inventory.
-func placeObject(ctx context.Context, eng *engine.Engine, file string, obj manifest.Object, out *fileResult) {
-	pos := manifest.Locate(obj.Node, nil)
+func placeObject(ctx context.Context, eng *engine.Engine, o objectAt, out *fileResult) {
+	obj, file := o.obj, o.origin.File
+	pos := o.origin.Locate(nil)
 	defer recoverInto(out, file, pos.Line, obj, "placing")
 	p, err := eng.Place(ctx, obj.Node)
 	if err != nil {

@@ -9,15 +9,28 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"sigs.k8s.io/kustomize/api/konfig"
 )
 
 // Stdin is the argument that names standard input.
 const Stdin = "-"
 
-// Source is one input to read: a file found on disk, or standard input.
+// Source is one input to read: a file found on disk, standard input, or a
+// directory to build with kustomize.
 type Source struct {
 	Path string // what to open; Stdin for standard input
 	Name string // how reports name it: slash-separated, relative where possible
+	// Kustomization marks a directory argument that holds a kustomization
+	// file: its objects are what `kustomize build Path` prints.
+	Kustomization bool
+}
+
+// Discovery tunes Discover. The zero value is the default.
+type Discovery struct {
+	// NoKustomize walks a directory that holds a kustomization file like
+	// any other, linting its files as they are written (--no-kustomize).
+	NoKustomize bool
 }
 
 // Read reads a source: the file, or all of stdin. A failure to open or
@@ -38,12 +51,15 @@ func Read(src Source, stdin io.Reader) ([]byte, error) {
 // on the command line is read whatever its extension.
 var manifestExt = []string{".yaml", ".yml", ".json"}
 
-// Discover expands the command-line arguments into sources. Directories are
-// walked recursively, skipping hidden entries; symbolic links are followed
-// but every real directory and file is visited once, so link loops end. A
-// path that does not exist is an error.
-func Discover(args []string) ([]Source, error) {
-	d := discoverer{seenDirs: map[string]bool{}, seenFiles: map[string]bool{}}
+// Discover expands the command-line arguments into sources. A directory
+// argument that directly holds a kustomization file is one source, built
+// with kustomize (unless opts.NoKustomize); other directories are walked
+// recursively, skipping hidden entries, and a kustomization found below them
+// is not built. Symbolic links are followed but every real directory and
+// file is visited once, so link loops end. A path that does not exist is an
+// error.
+func Discover(args []string, opts Discovery) ([]Source, error) {
+	d := discoverer{seenDirs: map[string]bool{}, seenFiles: map[string]bool{}, seenBuilds: map[string]bool{}}
 	for _, arg := range args {
 		if arg == Stdin {
 			d.out = append(d.out, Source{Path: Stdin, Name: "<stdin>"})
@@ -57,6 +73,10 @@ func Discover(args []string) ([]Source, error) {
 			d.addFile(arg)
 			continue
 		}
+		if !opts.NoKustomize && KustomizationIn(arg) != "" {
+			d.addBuild(arg)
+			continue
+		}
 		if err := d.walk(arg); err != nil {
 			return nil, err
 		}
@@ -65,12 +85,28 @@ func Discover(args []string) ([]Source, error) {
 }
 
 type discoverer struct {
-	out       []Source
-	seenDirs  map[string]bool // real paths
-	seenFiles map[string]bool // real paths
+	out        []Source
+	seenDirs   map[string]bool // real paths
+	seenFiles  map[string]bool // real paths
+	seenBuilds map[string]bool // real paths of kustomization directories
 }
 
-func (d *discoverer) addFile(path string) {
+// KustomizationIn returns the kustomization file directly in dir
+// (kustomization.yaml, kustomization.yml or Kustomization), "" if there is
+// none.
+func KustomizationIn(dir string) string {
+	for _, name := range konfig.RecognizedKustomizationFileNames() {
+		path := filepath.Join(dir, name)
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
+			return path
+		}
+	}
+	return ""
+}
+
+// RealPath is path made absolute with every symbolic link resolved, the
+// path itself where that fails: two names of one file have one real path.
+func RealPath(path string) string {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		real = path
@@ -78,6 +114,20 @@ func (d *discoverer) addFile(path string) {
 	if abs, err := filepath.Abs(real); err == nil {
 		real = abs
 	}
+	return real
+}
+
+func (d *discoverer) addBuild(dir string) {
+	real := RealPath(dir)
+	if d.seenBuilds[real] {
+		return
+	}
+	d.seenBuilds[real] = true
+	d.out = append(d.out, Source{Path: dir, Name: DisplayName(dir), Kustomization: true})
+}
+
+func (d *discoverer) addFile(path string) {
+	real := RealPath(path)
 	if d.seenFiles[real] {
 		return
 	}

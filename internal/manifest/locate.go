@@ -43,6 +43,32 @@ func Locate(obj *yaml.Node, path []any) Position {
 	return pos
 }
 
+// Origin is where the user wrote an object, which is where findings about
+// it point: the object's own document, the document of a source file a
+// kustomize build took it from, or a template of a Helm chart.
+type Origin struct {
+	File string // display name, slash-separated
+	// Node is the object as written in File, with File's positions; nil
+	// when no file holds the object (a kustomize generator made it).
+	Node *yaml.Node
+	At   Position // where every finding points when Node is nil
+	// Shift is subtracted from every line: a rendered Helm template is
+	// numbered from the line after its "# Source:" comment.
+	Shift int
+}
+
+// Locate is the position of the field at path, as Locate finds it in the
+// written object: a field the object does not have as written (a kustomize
+// patch added it) points at its nearest parent there.
+func (o Origin) Locate(path []any) Position {
+	if o.Node == nil {
+		return o.At
+	}
+	p := Locate(o.Node, path)
+	p.Line = max(p.Line-o.Shift, 1)
+	return p
+}
+
 func at(n *yaml.Node) Position { return Position{Line: n.Line, Column: n.Column} }
 
 func kindPosition(obj *yaml.Node) Position {

@@ -1,0 +1,82 @@
+package manifest
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// HelmTemplates are the documents of a `helm template` stream that name the
+// chart template they were rendered from: Helm writes "# Source:
+// chart/templates/x.yaml" as the first line after the "---" of each
+// document. Findings in such a document name the template. A rendered line
+// cannot be traced back to its template line (templates loop, include and
+// indent), so a document is numbered from the line after its comment: its
+// first rendered line is line 1, as in `helm template --show-only`.
+type HelmTemplates []helmTemplate
+
+type helmTemplate struct {
+	file    string // the path of the # Source: comment
+	comment int    // the comment's line in the stream
+	end     int    // the first line of the next document; 0 for the last
+}
+
+var helmSource = regexp.MustCompile(`^#\s*Source:\s*(\S(?:.*\S)?)\s*$`)
+
+// FindHelmTemplates finds the documents of data that carry a "# Source:"
+// comment.
+func FindHelmTemplates(data []byte) HelmTemplates {
+	var out HelmTemplates
+	chunks := splitDocuments(data)
+	for i, c := range chunks {
+		line, ok := sourceComment(data[c.start:c.end])
+		if !ok {
+			continue
+		}
+		t := helmTemplate{file: line.file, comment: c.line + line.offset}
+		if i+1 < len(chunks) {
+			t.end = chunks[i+1].line
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+type sourceLine struct {
+	file   string
+	offset int // lines after the document's first line
+}
+
+// sourceComment finds the "# Source:" comment of one document: the first
+// line that is not blank, after the "---" marker if there is one.
+func sourceComment(doc []byte) (sourceLine, bool) {
+	for offset := 0; len(doc) > 0; offset++ {
+		text := doc
+		if i := bytes.IndexByte(doc, '\n'); i >= 0 {
+			text, doc = doc[:i], doc[i+1:]
+		} else {
+			doc = nil
+		}
+		text = bytes.TrimRight(text, " \t\r")
+		switch {
+		case offset == 0 && isDocumentMarker(text), len(text) == 0:
+			continue
+		}
+		if m := helmSource.FindSubmatch(text); m != nil {
+			return sourceLine{file: string(m[1]), offset: offset}, true
+		}
+		return sourceLine{}, false
+	}
+	return sourceLine{}, false
+}
+
+// At attributes a line of the stream: the template its document was
+// rendered from and the line of the "# Source:" comment, which findings
+// subtract from their lines. ok is false outside such documents.
+func (t HelmTemplates) At(line int) (file string, shift int, ok bool) {
+	for _, h := range t {
+		if line > h.comment && (h.end == 0 || line < h.end) {
+			return h.file, h.comment, true
+		}
+	}
+	return "", 0, false
+}

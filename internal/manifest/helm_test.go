@@ -1,0 +1,43 @@
+package manifest
+
+import "testing"
+
+func TestHelmTemplates(t *testing.T) {
+	stream := "# Source: chart/templates/sa.yaml\n" + // 1: no leading marker
+		"apiVersion: v1\n" + // 2
+		"kind: ServiceAccount\n" + // 3
+		"---\n" + // 4
+		"\n" + // 5
+		"# Source: chart/templates/deploy.yaml\r\n" + // 6
+		"apiVersion: apps/v1\n" + // 7
+		"kind: Deployment\n" + // 8
+		"---\n" + // 9
+		"apiVersion: v1\n" + // 10: no comment
+		"# Source: not/first.yaml\n" + // 11
+		"kind: Pod\n" + // 12
+		"--- # Source: on/the/marker.yaml\n" + // 13
+		"kind: Pod\n" // 14
+	ts := FindHelmTemplates([]byte(stream))
+	cases := []struct {
+		line  int
+		file  string
+		shift int
+		ok    bool
+	}{
+		{1, "", 0, false}, // the comment itself
+		{2, "chart/templates/sa.yaml", 1, true},
+		{3, "chart/templates/sa.yaml", 1, true},
+		{4, "", 0, false}, // the next document's marker
+		{7, "chart/templates/deploy.yaml", 6, true},
+		{8, "chart/templates/deploy.yaml", 6, true},
+		{10, "", 0, false},
+		{12, "", 0, false},
+		{14, "", 0, false},
+	}
+	for _, c := range cases {
+		file, shift, ok := ts.At(c.line)
+		if file != c.file || shift != c.shift || ok != c.ok {
+			t.Errorf("At(%d) = %q, %d, %v; want %q, %d, %v", c.line, file, shift, ok, c.file, c.shift, c.ok)
+		}
+	}
+}
