@@ -51,6 +51,7 @@ func commands() []command {
 		{"schedule", "show which nodes each workload's pods can land on (needs --nodes)", runSchedule},
 		{"rules", "list the rules", runRules},
 		{"explain", "explain one rule: what, why, a bad and a good example, the fix", runExplain},
+		{"init", "write a commented starter .dslint.yaml", runInit},
 		{"version", "print the version", runVersion},
 	}
 }

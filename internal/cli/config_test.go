@@ -137,3 +137,32 @@ func TestSuppressedFindingsDoNotFail(t *testing.T) {
 		t.Errorf("--show-suppressed: exit %d:\n%s", code, out)
 	}
 }
+
+// TestInit writes a starter config that loads as it is, and refuses to
+// overwrite one.
+func TestInit(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := run(t, "", "init", dir); code != ExitOK || !strings.Contains(errOut, "wrote") {
+		t.Fatalf("init: exit %d: %s", code, errOut)
+	}
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	if code, _, errOut := run(t, gpuJob, "-c", cfg, "-"); code != ExitFindings {
+		t.Errorf("the starter config changes the run: exit %d: %s", code, errOut)
+	}
+	write(t, cfg, "failOn: none\n")
+	if code, _, errOut := run(t, "", "init", dir); code != ExitUsage || !strings.Contains(errOut, "already exists") {
+		t.Errorf("second init: exit %d: %s", code, errOut)
+	}
+	if code, _, _ := run(t, gpuJob, "-c", cfg, "-"); code != ExitOK {
+		t.Error("init overwrote the existing config")
+	}
+	if code, _, _ := run(t, "", "init", "--force", dir); code != ExitOK {
+		t.Error("init --force failed")
+	}
+	if code, _, _ := run(t, gpuJob, "-c", cfg, "-"); code != ExitFindings {
+		t.Error("init --force did not overwrite the config")
+	}
+	if code, out, _ := run(t, "", "init", "--stdout"); code != ExitOK || !strings.Contains(out, "#failOn: warning") {
+		t.Errorf("init --stdout: exit %d: %s", code, out)
+	}
+}

@@ -15,7 +15,10 @@ import (
 )
 
 // fileNames are the names a config file may have, in order of preference.
-var fileNames = []string{".dslint.yaml", ".dslint.yml"}
+// FileName is the name dslint init writes; Find also accepts ".dslint.yml".
+const FileName = ".dslint.yaml"
+
+var fileNames = []string{FileName, ".dslint.yml"}
 
 // failOnValues are the severities failOn may name (the lowest that fails the run).
 var failOnValues = []string{"error", "warning", "info", "none"}
