@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/spf13/pflag"
 
 	"github.com/dslint/dslint"
@@ -30,10 +31,11 @@ type runConfig struct {
 
 // configFlags are the flags lint and schedule share with the config file.
 type configFlags struct {
-	config  string
-	nodes   []string
-	enable  []string // rules turned on whatever the config says (lint only)
-	disable []string // rules turned off (lint only)
+	config   string
+	nodes    []string
+	enable   []string // rules turned on whatever the config says (lint only)
+	disable  []string // rules turned off (lint only)
+	policies []string // custom policy directories, added to the config's (lint only)
 }
 
 func (c *configFlags) register(fs *pflag.FlagSet) {
@@ -54,12 +56,18 @@ func discovery(fs *pflag.FlagSet) manifest.Discovery {
 func (c *configFlags) registerRules(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&c.enable, "enable", nil, "turn `RULE` on, whatever the config says (repeatable)")
 	fs.StringArrayVar(&c.disable, "disable", nil, "turn `RULE` off (repeatable)")
+	registerPolicies(fs, &c.policies)
+}
+
+// registerPolicies adds --policy, for the commands that run or describe rules.
+func registerPolicies(fs *pflag.FlagSet, dirs *[]string) {
+	fs.StringArrayVar(dirs, "policy", nil, "custom Rego rules from `DIR` (a directory or a .rego file; repeatable; added to policies: of the config)")
 }
 
 // loadRunConfig reads the config file (the named one, or the one found) and
 // the inventory, and merges them with the flags.
-func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, failOnSet, parseOnly bool) (*runConfig, error) {
-	rc := &runConfig{failOn: failOnFlag}
+func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, failOnSet, parseOnly bool) (rc *runConfig, err error) {
+	rc = &runConfig{failOn: failOnFlag}
 	ids, err := builtinRuleIDs()
 	if err != nil {
 		return nil, err
@@ -72,8 +80,18 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 		}
 		file = found
 	}
+	// The config's policies: add rules, which its rules: may name.
+	var policies []*ast.Module
+	var policyErr error
+	known := func(dirs []string) []string {
+		policies, policyErr = loadPolicies(append(slices.Clone(dirs), fl.policies...))
+		return append(slices.Clone(ids), policyRuleIDs(policies)...)
+	}
 	if file != "" {
-		c, err := config.Load(file, ids)
+		c, err := config.LoadWithPolicies(file, known)
+		if policyErr != nil {
+			return nil, policyErr
+		}
 		if err != nil {
 			return nil, configError(file, err)
 		}
@@ -82,9 +100,18 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 			return nil, err
 		}
 	}
+	if file == "" {
+		known(nil)
+		if policyErr != nil {
+			return nil, policyErr
+		}
+	}
+	ids = append(ids, policyRuleIDs(policies)...)
 	if err := rc.applyRuleFlags(fl, ids); err != nil {
 		return nil, err
 	}
+	// Rules written outside dslint may read any field of an object.
+	rc.settings.AllFields = len(policies) > 0
 	// Compiling the rules takes as long as reading a large inventory: do
 	// both at once (not for --parse-only, which runs no rule).
 	rc.compiled = func() (*engine.Compiled, error) { return nil, errors.New("no rules with --parse-only") }
@@ -92,15 +119,25 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 		compiled := make(chan struct{})
 		var c *engine.Compiled
 		var err error
+		disabled := rc.settings.Disabled
 		go func() {
 			defer close(compiled)
-			c, err = engine.Compile(dslint.Policies, rc.settings.Disabled)
+			c, err = engine.CompileWith(dslint.Policies, policies, disabled)
 		}()
 		rc.compiled = func() (*engine.Compiled, error) {
 			<-compiled
 			return c, err
 		}
 	}
+	defer func() {
+		// A policy that does not compile is the user's to fix (exit 2),
+		// not an internal error of the run.
+		if err == nil && len(policies) > 0 && !parseOnly {
+			if _, cerr := rc.compiled(); cerr != nil {
+				err = policyUsageError(cerr)
+			}
+		}
+	}()
 	nodeFiles := fl.nodes
 	if len(nodeFiles) == 0 && rc.file != nil {
 		nodeFiles = rc.file.Nodes
@@ -138,9 +175,6 @@ func (rc *runConfig) apply(c *config.Config, failOnSet bool) error {
 		rc.settings.SystemTaints = c.SystemTaints
 	}
 	rc.settings.FeatureGates = c.FeatureGates
-	if c.Has("policies") {
-		return c.Errorf([]any{"policies"}, "custom policies are not supported by this version of dslint yet")
-	}
 	for _, p := range c.Pools {
 		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, File: c.File, Line: p.Line, Column: p.Column}
 		spec.File = manifest.DisplayName(c.File)
@@ -223,6 +257,39 @@ func builtinRuleIDs() ([]string, error) {
 		ids = append(ids, r.ID)
 	}
 	return ids, nil
+}
+
+// loadPolicies parses the custom policies of dirs; nil for none.
+func loadPolicies(dirs []string) ([]*ast.Module, error) {
+	if len(dirs) == 0 {
+		return nil, nil
+	}
+	modules, err := engine.LoadPolicies(dirs, false)
+	if err != nil {
+		return nil, policyUsageError(err)
+	}
+	return modules, nil
+}
+
+// policyRuleIDs are the ids of the rules the policies define.
+func policyRuleIDs(policies []*ast.Module) []string {
+	var ids []string
+	for _, m := range policies {
+		if id := engine.RuleID(m); id != "" && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// policyUsageError is a problem in a custom policy as a usage error (exit 2),
+// each problem on its own line with its file:line:col.
+func policyUsageError(err error) error {
+	var perrs engine.PolicyErrors
+	if errors.As(err, &perrs) {
+		return usageError{fmt.Errorf("invalid policy:\n%w", err)}
+	}
+	return err
 }
 
 // configError is a config problem as a usage error (exit 2), each problem

@@ -166,3 +166,65 @@ func TestInit(t *testing.T) {
 		t.Errorf("init --stdout: exit %d: %s", code, out)
 	}
 }
+
+const gpuPolicy = `# METADATA
+# title: GPU workloads set a priority class
+# description: Pods on the GPU pool must be able to preempt batch work.
+# custom:
+#   severity: error
+#   remediation: Set priorityClassName.
+package dslint.rules["gpu-priority-class"]
+
+import data.dslint.lib.k8s
+import data.dslint.lib.result
+
+report contains result.fail(array.concat(k8s.pod_spec_path, ["nodeSelector"]), "no priority class") if {
+	k8s.pod_spec.nodeSelector.hw == "gpu"
+	not k8s.pod_spec.priorityClassName
+}
+`
+
+// TestCustomPolicies runs a user's rule from --policy and from the config,
+// where rules: may name it.
+func TestCustomPolicies(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "policy", "gpu.rego"), gpuPolicy)
+	manifest := filepath.Join(dir, "trainer.yaml")
+	write(t, manifest, gpuDeployment)
+
+	code, out, errOut := run(t, "", "--policy", filepath.Join(dir, "policy"), manifest)
+	if code != ExitFindings || !strings.Contains(out, "trainer.yaml:9:7: error: no priority class [gpu-priority-class]") {
+		t.Errorf("--policy: exit %d\n%s%s", code, out, errOut)
+	}
+
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, "policies: [policy]\nrules:\n  gpu-priority-class: info\n")
+	code, out, errOut = run(t, "", "-c", cfg, manifest)
+	if code != ExitOK || !strings.Contains(out, "info: no priority class [gpu-priority-class]") {
+		t.Errorf("policies: in the config: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = run(t, "", "-c", cfg, "--disable", "gpu-priority-class", manifest)
+	if code != ExitOK || strings.Contains(out, "gpu-priority-class") {
+		t.Errorf("--disable of a custom rule: exit %d\n%s", code, out)
+	}
+	if code, out, _ := run(t, "", "explain", "--policy", filepath.Join(dir, "policy"), "gpu-priority-class"); code != ExitOK || !strings.Contains(out, "GPU workloads set a priority class") {
+		t.Errorf("explain: exit %d\n%s", code, out)
+	}
+}
+
+// TestInvalidPolicy: a policy that does not compile stops the run with its
+// position, exit 2.
+func TestInvalidPolicy(t *testing.T) {
+	dir := t.TempDir()
+	policy := filepath.Join(dir, "policy")
+	write(t, filepath.Join(policy, "gpu.rego"), strings.Replace(gpuPolicy, `k8s.pod_spec.nodeSelector.hw == "gpu"`, `http.send({"method": "get", "url": "http://x"})`, 1))
+	code, _, errOut := run(t, gpuDeployment, "--policy", policy, "-")
+	if code != ExitUsage || !strings.Contains(errOut, "gpu.rego:13:2: http.send is not available to policies") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	write(t, filepath.Join(policy, "gpu.rego"), "package dslint.custom.x\n\nx := \n")
+	code, _, errOut = run(t, gpuDeployment, "--policy", policy, "-")
+	if code != ExitUsage || !strings.Contains(errOut, "gpu.rego:") {
+		t.Errorf("syntax error: exit %d: %s", code, errOut)
+	}
+}

@@ -1,14 +1,19 @@
 package cli
 
 import (
+	"context"
+
+	"github.com/dslint/dslint"
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/report"
 	"github.com/dslint/dslint/internal/suggest"
 )
 
 func runRules(e *env, args []string) (int, error) {
-	fs := newFlagSet(e, "rules", "dslint rules [--format text|json|markdown]")
+	fs := newFlagSet(e, "rules", "dslint rules [--format text|json|markdown] [--policy DIR]")
 	format := fs.StringP("format", "f", "text", "output format: "+quoteList(report.CatalogueFormats))
+	var policies []string
+	registerPolicies(fs, &policies)
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
@@ -18,22 +23,40 @@ func runRules(e *env, args []string) (int, error) {
 	if fs.NArg() > 0 {
 		return 0, usagef("rules takes no arguments (did you mean dslint explain %s?)", fs.Arg(0))
 	}
-	eng, err := loadEngine(engine.Settings{})
+	eng, err := loadEngineWith(policies)
 	if err != nil {
 		return 0, err
 	}
 	return ExitOK, report.WriteCatalogue(e.stdout, *format, eng.Rules())
 }
 
+// loadEngineWith compiles the built-in rules and the custom policies of dirs.
+func loadEngineWith(dirs []string) (*engine.Engine, error) {
+	if len(dirs) == 0 {
+		return loadEngine(engine.Settings{})
+	}
+	policies, err := loadPolicies(dirs)
+	if err != nil {
+		return nil, err
+	}
+	c, err := engine.CompileWith(dslint.Policies, policies, nil)
+	if err != nil {
+		return nil, policyUsageError(err)
+	}
+	return c.Engine(context.Background(), engine.Settings{AllFields: true})
+}
+
 func runExplain(e *env, args []string) (int, error) {
-	fs := newFlagSet(e, "explain", "dslint explain RULE")
+	fs := newFlagSet(e, "explain", "dslint explain [--policy DIR] RULE")
+	var policies []string
+	registerPolicies(fs, &policies)
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
 	if fs.NArg() != 1 {
 		return 0, usagef("explain takes one rule id (see dslint rules)")
 	}
-	eng, err := loadEngine(engine.Settings{})
+	eng, err := loadEngineWith(policies)
 	if err != nil {
 		return 0, err
 	}

@@ -85,8 +85,27 @@ func Load(path string, knownRules []string) (*Config, error) {
 	return Parse(path, data, knownRules)
 }
 
+// LoadWithPolicies reads and validates the config file at path, like Load;
+// the rule ids it may name are those knownRules returns for the file's
+// policies: (resolved), since custom policies add rules. Every problem is
+// reported at once.
+func LoadWithPolicies(path string, knownRules func(policies []string) []string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parse(path, data, func(c *Config) []string { return knownRules(c.Policies) })
+}
+
 // Parse validates the config file content data as if read from path.
 func Parse(path string, data []byte, knownRules []string) (*Config, error) {
+	if knownRules == nil {
+		return parse(path, data, nil)
+	}
+	return parse(path, data, func(*Config) []string { return knownRules })
+}
+
+func parse(path string, data []byte, knownRules func(*Config) []string) (*Config, error) {
 	c := &Config{
 		File: path,
 		Dir:  filepath.Dir(path),
@@ -97,7 +116,7 @@ func Parse(path string, data []byte, knownRules []string) (*Config, error) {
 	d := &decoder{cfg: c}
 	d.document(manifest.Parse(c.name, data))
 	if knownRules != nil {
-		d.errs = append(d.errs, c.checkRules(knownRules)...)
+		d.errs = append(d.errs, c.checkRules(knownRules(c))...)
 	}
 	if len(d.errs) > 0 {
 		return nil, sortErrors(d.errs)

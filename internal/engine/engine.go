@@ -107,21 +107,36 @@ type Compiled struct {
 // Compile parses and compiles the Rego modules of fsys (every *.rego that is
 // not a test), leaving out the rules disabled.
 func Compile(fsys fs.FS, disabled []string) (*Compiled, error) {
+	return CompileWith(fsys, nil, disabled)
+}
+
+// CompileWith compiles the modules of fsys and the user's policies
+// (LoadPolicies) together, in the sandbox. A problem in a policy is a
+// PolicyErrors, positioned in the policy's file.
+func CompileWith(fsys fs.FS, policies []*ast.Module, disabled []string) (*Compiled, error) {
 	modules, err := ParseModules(fsys, false)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkPolicies(modules, policies); err != nil {
 		return nil, err
 	}
 	rules, err := RulesOf(modules)
 	if err != nil {
 		return nil, err
 	}
+	custom, err := policyRules(policies)
+	if err != nil {
+		return nil, err
+	}
+	rules = append(rules, custom...)
 	var enabled []*ast.Module
-	for _, m := range modules {
+	for _, m := range slices.Concat(modules, policies) {
 		if !slices.Contains(disabled, RuleID(m)) {
 			enabled = append(enabled, m)
 		}
 	}
-	compiler, err := compile(enabled)
+	compiler, err := compile(enabled, policies)
 	if err != nil {
 		return nil, err
 	}
@@ -204,13 +219,16 @@ func asInt(x any) (int, bool) {
 
 // compile compiles the modules once; every query of the engine is prepared
 // on the same compiler.
-func compile(modules []*ast.Module) (*ast.Compiler, error) {
+func compile(modules, policies []*ast.Module) (*ast.Compiler, error) {
 	byName := make(map[string]*ast.Module, len(modules))
 	for _, m := range modules {
 		byName[m.Package.Location.File] = m
 	}
-	c := ast.NewCompiler().WithDefaultRegoVersion(ast.RegoV1)
+	c := ast.NewCompiler().WithDefaultRegoVersion(ast.RegoV1).WithCapabilities(Sandbox())
 	if c.Compile(byName); c.Failed() {
+		if len(policies) > 0 {
+			return nil, astErrors(c.Errors)
+		}
 		return nil, fmt.Errorf("compile rules: %w", c.Errors)
 	}
 	return c, nil
