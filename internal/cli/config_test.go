@@ -228,3 +228,21 @@ func TestInvalidPolicy(t *testing.T) {
 		t.Errorf("syntax error: exit %d: %s", code, errOut)
 	}
 }
+
+// TestExcludedFilesPass: files named one by one (as pre-commit passes them)
+// that the config excludes leave nothing to lint, which passes; a directory
+// with nothing left is still an error.
+func TestExcludedFilesPass(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, "exclude: [\"charts/**\"]\n")
+	bad := filepath.Join(dir, "charts", "job.yaml")
+	write(t, bad, gpuJob)
+	code, out, errOut := run(t, "", "-c", cfg, "-f", "json", bad)
+	if code != ExitOK || !strings.Contains(errOut, "nothing to lint") || !strings.Contains(out, `"files": 0`) {
+		t.Errorf("excluded file: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := run(t, "", "-c", cfg, filepath.Join(dir, "charts")); code != ExitUsage || !strings.Contains(errOut, "no manifests left") {
+		t.Errorf("excluded directory: exit %d: %s", code, errOut)
+	}
+}

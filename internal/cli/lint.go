@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/spf13/pflag"
@@ -55,7 +56,14 @@ func runLint(e *env, args []string) (int, error) {
 		return 0, err
 	}
 	if srcs = rc.exclude(srcs); len(srcs) == 0 {
-		return 0, usagef("no manifests left in %v once the config's exclude globs apply", paths)
+		// Files named one by one (pre-commit passes the staged ones) that
+		// the config excludes are a deliberate choice: nothing to lint.
+		if !onlyFiles(paths) {
+			return 0, usagef("no manifests left in %v once the config's exclude globs apply", paths)
+		}
+		if !fl.quiet {
+			fmt.Fprintf(e.stderr, "dslint: every file named is excluded by %s: nothing to lint\n", rc.file.File)
+		}
 	}
 	fl.failOn = rc.failOn
 	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
@@ -79,6 +87,16 @@ func runLint(e *env, args []string) (int, error) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
+}
+
+// onlyFiles is true when every path names a file, not a directory or stdin.
+func onlyFiles(paths []string) bool {
+	for _, p := range paths {
+		if info, err := os.Stat(p); p == manifest.Stdin || err != nil || info.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // inputs are the manifests the PATH arguments name ("." without any).
