@@ -52,6 +52,8 @@ func commands() []command {
 		{"rules", "list the rules", runRules},
 		{"explain", "explain one rule: what, why, a bad and a good example, the fix", runExplain},
 		{"init", "write a commented starter .dslint.yaml", runInit},
+		{"test", "run the Rego tests and fixtures of custom policies", runTest},
+		{"new-rule", "write a custom rule to start from, with tests and fixtures", runNewRule},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -101,6 +103,8 @@ Usage:
   dslint schedule --nodes FILE [flags] PATH...
   dslint rules [--format text|json|markdown]
   dslint explain RULE
+  dslint test [flags] [DIR...]    run the tests of custom policies
+  dslint new-rule [--dir DIR] ID
   dslint version
 
 Commands:
@@ -109,7 +113,7 @@ Commands:
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `
-Run "dslint lint --help" for the flags of lint.
+Run "dslint COMMAND --help" for the flags of a command.
 Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error, 3 internal error.
 `)
 }
@@ -131,8 +135,7 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard) // errors are printed once, by Main
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
-		fs.Usage()
-		return err
+		return err // pflag has printed the usage
 	}
 	if err != nil {
 		return usagef("%s: %v (see dslint %s --help)", fs.Name(), err, fs.Name())

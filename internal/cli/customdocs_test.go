@@ -79,3 +79,12 @@ func TestShippedPolicyRuns(t *testing.T) {
 		t.Errorf("%d gpu-priority-class findings, want 2 (the device plugin DaemonSet is left alone):\n%s", n, out)
 	}
 }
+
+// TestShippedPolicyTestsPass runs the shipped policy's Rego tests as the
+// tutorial does.
+func TestShippedPolicyTestsPass(t *testing.T) {
+	code, out, errOut := run(t, "", "test", "../../examples/policies")
+	if code != ExitOK || !strings.Contains(out, "5 passed, 0 failed, 0 errors") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -97,8 +97,8 @@ func TestFixturesNameKnownRules(t *testing.T) {
 		for _, f := range files {
 			data, _ := os.ReadFile(f)
 			for _, w := range parseWants(t, data) {
-				if _, ok := eng.Rule(w.rule); !ok {
-					t.Errorf("%s:%d: want names unknown rule %q", f, w.line, w.rule)
+				if _, ok := eng.Rule(w.Rule); !ok {
+					t.Errorf("%s:%d: want names unknown rule %q", f, w.Line, w.Rule)
 				}
 			}
 		}
