@@ -3,7 +3,7 @@
 GO       ?= go
 FUZZTIME ?= 20s
 
-.PHONY: all build install test vet fmt-check docs fuzz bench clean
+.PHONY: all build install test vet fmt-check docs fuzz bench hostile clean
 
 all: test build
 
@@ -29,11 +29,13 @@ fmt-check:
 docs:
 	$(GO) run ./tools/gendocs
 
-# Fuzz the loader and the differential comparisons with upstream Kubernetes,
-# FUZZTIME each (go test -fuzz takes one target per run).
+# Fuzz the loader, the whole lint (bytes in, findings out) and the
+# differential comparisons with upstream Kubernetes, FUZZTIME each (go test
+# -fuzz takes one target per run).
 FUZZ = $(GO) test -run '^$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s
 fuzz:
 	$(FUZZ) -fuzz '^FuzzParse$$' ./internal/manifest
+	$(FUZZ) -fuzz '^FuzzPipeline$$' ./internal/lint
 	$(FUZZ) -fuzz '^FuzzTolerationDifferential$$' ./internal/differential
 	$(FUZZ) -fuzz '^FuzzNodeSelectorDifferential$$' ./internal/differential
 
@@ -42,6 +44,13 @@ fuzz:
 SCENARIO ?= all
 bench:
 	$(GO) run ./tools/bench -scenario $(SCENARIO)
+
+# Hostile inputs at full size (alias bombs, 20,000 levels of nesting, binary
+# files, a 200 MB file, link loops, unreadable paths, 100,000 files): each
+# must end with exit 1 or 2 and a message. Prints time and peak memory.
+# Generates its inputs in a temporary directory (up to some 700 MB).
+hostile:
+	$(GO) run ./tools/hostile
 
 clean:
 	rm -rf bin .bench

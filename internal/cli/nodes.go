@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/lint"
@@ -28,29 +30,41 @@ func loadNodes(e *env, paths []string) ([]*inventory.Node, error) {
 		if err != nil {
 			return nil, usagef("--nodes %s: %v", p, err)
 		}
-		f := manifest.Parse(name, data)
-		if len(f.SyntaxErrors) > 0 {
-			se := f.SyntaxErrors[0]
-			return nil, usagef("%s:%d:%d: --nodes file: syntax error: %s", name, se.Line, se.Column, se.Message)
-		}
 		n0 := len(nodes)
-		for _, doc := range f.Docs {
-			objs, _ := manifest.Objects(doc)
-			for _, obj := range objs {
-				pos := manifest.Locate(obj.Node, nil)
-				if !inventory.IsNode(obj.APIVersion, obj.Kind) {
-					return nil, usagef("%s:%d:%d: --nodes file holds a %s %q: it takes Node objects only (kubectl get nodes -o yaml)", name, pos.Line, pos.Column, obj.Kind, obj.Name)
+		// A part at a time: a large inventory is never all parsed at once.
+		for f := range manifest.Parts(name, data) {
+			if len(f.SyntaxErrors) > 0 {
+				se := f.SyntaxErrors[0]
+				return nil, usagef("%s:%d:%d: --nodes file: syntax error: %s", name, se.Line, se.Column, se.Message)
+			}
+			for _, doc := range f.Docs {
+				var err error
+				if nodes, err = appendNodes(nodes, name, doc); err != nil {
+					return nil, err
 				}
-				n, err := inventory.FromManifest(name, obj)
-				if err != nil {
-					return nil, usagef("%s:%d:%d: node %q: %v", name, pos.Line, pos.Column, obj.Name, err)
-				}
-				nodes = append(nodes, n)
 			}
 		}
 		if len(nodes) == n0 {
 			return nil, usagef("--nodes %s: no Node objects in it (expected kubectl get nodes -o yaml output)", name)
 		}
+	}
+	return nodes, nil
+}
+
+// appendNodes appends the Node objects of a document of a --nodes file;
+// any other object is an error.
+func appendNodes(nodes []*inventory.Node, name string, doc *yaml.Node) ([]*inventory.Node, error) {
+	objs, _ := manifest.Objects(doc)
+	for _, obj := range objs {
+		pos := manifest.Locate(obj.Node, nil)
+		if !inventory.IsNode(obj.APIVersion, obj.Kind) {
+			return nil, usagef("%s:%d:%d: --nodes file holds a %s %q: it takes Node objects only (kubectl get nodes -o yaml)", name, pos.Line, pos.Column, obj.Kind, obj.Name)
+		}
+		n, err := inventory.FromManifest(name, obj)
+		if err != nil {
+			return nil, usagef("%s:%d:%d: node %q: %v", name, pos.Line, pos.Column, obj.Name, err)
+		}
+		nodes = append(nodes, n)
 	}
 	return nodes, nil
 }

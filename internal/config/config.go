@@ -6,7 +6,6 @@ package config
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -78,7 +77,7 @@ type position struct{ line, column int }
 // ids `rules` may name; nil skips that check (see CheckRules). The error is
 // Errors, holding every problem found, or the error reading the file.
 func Load(path string, knownRules []string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := manifest.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +89,7 @@ func Load(path string, knownRules []string) (*Config, error) {
 // policies: (resolved), since custom policies add rules. Every problem is
 // reported at once.
 func LoadWithPolicies(path string, knownRules func(policies []string) []string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := manifest.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -10,31 +9,30 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-)
 
-// Limits on one object, so aliases and nesting cannot make a small file
-// expand without bound.
-const (
-	maxNodes = 1_000_000 // nodes after alias expansion
-	maxDepth = 1_000
+	"github.com/dslint/dslint/internal/manifest"
 )
-
-var errTooLarge = errors.New("object expands to more than 1,000,000 nodes (aliases?)")
 
 // toValue converts a YAML node to the Rego value kubectl would send to the
 // API server: scalars typed as YAML 1.1 types them (sigs.k8s.io/yaml reads
-// plain yes/no/on/off as booleans), merge keys applied, aliases expanded
-// within limits.
+// plain yes/no/on/off as booleans), merge keys applied, aliases expanded.
+//
+// An anchored node is converted once and its value shared by every alias
+// to it (values are never modified once built), so a document that aliases
+// expand exponentially costs no more than its size. manifest.Parse refuses
+// documents nested deeper than manifest.MaxDepth or expanding beyond
+// manifest.MaxAliasNodes; the depth is checked again here, so that no node
+// from elsewhere (a cycle of aliases) can recurse without end.
 //
 // Keys in skip are left out wherever they occur, with everything under them.
 func toValue(n *yaml.Node, skip map[string]bool) (ast.Value, error) {
-	c := converter{budget: maxNodes, skip: skip}
+	c := converter{skip: skip}
 	return c.value(n, 0)
 }
 
 type converter struct {
-	budget int
-	skip   map[string]bool
+	skip     map[string]bool
+	anchored map[*yaml.Node]ast.Value // anchored nodes converted
 }
 
 // unreadFields are keys no built-in rule or library function reads, at any
@@ -50,13 +48,23 @@ var unreadFields = map[string]bool{
 }
 
 func (c *converter) value(n *yaml.Node, depth int) (ast.Value, error) {
-	c.budget--
-	if c.budget < 0 {
-		return nil, errTooLarge
+	if depth > manifest.MaxDepth {
+		return nil, fmt.Errorf("object is nested more than %d levels deep", manifest.MaxDepth)
 	}
-	if depth > maxDepth {
-		return nil, fmt.Errorf("object is nested more than %d levels deep", maxDepth)
+	if v, ok := c.anchored[n]; ok {
+		return v, nil
 	}
+	v, err := c.convert(n, depth)
+	if err == nil && n.Anchor != "" {
+		if c.anchored == nil {
+			c.anchored = map[*yaml.Node]ast.Value{}
+		}
+		c.anchored[n] = v
+	}
+	return v, err
+}
+
+func (c *converter) convert(n *yaml.Node, depth int) (ast.Value, error) {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
@@ -67,7 +75,7 @@ func (c *converter) value(n *yaml.Node, depth int) (ast.Value, error) {
 		if n.Alias == nil {
 			return ast.Null{}, nil
 		}
-		return c.value(n.Alias, depth+1)
+		return c.value(n.Alias, depth)
 	case yaml.SequenceNode:
 		terms := make([]*ast.Term, 0, len(n.Content))
 		for _, item := range n.Content {

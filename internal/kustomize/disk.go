@@ -2,10 +2,13 @@ package kustomize
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/dslint/dslint/internal/manifest"
 )
 
 // errReadOnly is what a build gets for any attempt to change the disk.
@@ -17,18 +20,22 @@ var errReadOnly = errors.New("dslint does not write to the inputs")
 // kustomization alone reads differently: with origin annotations asked for.
 type disk struct {
 	filesys.FileSystem
-	files map[string][]byte // by the absolute, link-free path the build read
-	order []string          // the files in the order they were first read
+	files  map[string][]byte         // by the absolute, link-free path the build read
+	parsed map[string]*manifest.File // the same files parsed, once
+	order  []string                  // the files in the order they were first read
 
 	root       string // the root kustomization file
 	rootAsRead []byte // its content with origin annotations asked for
 }
 
 func newDisk() *disk {
-	return &disk{FileSystem: filesys.MakeFsOnDisk(), files: map[string][]byte{}}
+	return &disk{FileSystem: filesys.MakeFsOnDisk(), files: map[string][]byte{}, parsed: map[string]*manifest.File{}}
 }
 
 // ReadFile reads a file from the disk the first time and from memory after.
+// A file beyond dslint's limits (manifest.MaxFileBytes, or a document too
+// deep or that aliases expand too far) is an error: kustomize would expand
+// its aliases without bound.
 func (d *disk) ReadFile(path string) ([]byte, error) {
 	path = filepath.Clean(path)
 	if path == d.root && d.rootAsRead != nil {
@@ -37,19 +44,42 @@ func (d *disk) ReadFile(path string) ([]byte, error) {
 	if data, ok := d.files[path]; ok {
 		return slices.Clone(data), nil
 	}
-	data, err := d.FileSystem.ReadFile(path)
+	data, err := manifest.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	d.files[path] = data
+	parsed := manifest.Parse(path, data)
+	for _, se := range parsed.SyntaxErrors {
+		if se.Limit {
+			return nil, fmt.Errorf("%s:%d:%d: %s", manifest.DisplayName(path), se.Line, se.Column, se.Message)
+		}
+	}
+	d.files[path], d.parsed[path] = data, parsed
 	d.order = append(d.order, path)
 	return slices.Clone(data), nil
 }
 
 // written is a file as the user wrote it (the root kustomization without
-// the origin annotations), nil if it cannot be read. A symbolic link is
-// looked up where it leads, as the build reads it.
+// the origin annotations), nil if it cannot be read.
 func (d *disk) written(path string) []byte {
+	return d.files[d.load(path)]
+}
+
+// writtenParsed is written parsed, named name: never nil.
+func (d *disk) writtenParsed(path, name string) *manifest.File {
+	f, ok := d.parsed[d.load(path)]
+	if !ok {
+		return manifest.Parse(name, nil)
+	}
+	named := *f
+	named.Name = name
+	return &named
+}
+
+// load reads the file at path unless it was read, and returns the path it
+// is kept under: a symbolic link is looked up where it leads, as the build
+// reads it; "" when it cannot be read.
+func (d *disk) load(path string) string {
 	path = filepath.Clean(path)
 	if _, ok := d.files[path]; !ok {
 		if real, err := filepath.EvalSymlinks(path); err == nil {
@@ -58,10 +88,10 @@ func (d *disk) written(path string) []byte {
 	}
 	if _, ok := d.files[path]; !ok {
 		if _, err := d.ReadFile(path); err != nil {
-			return nil
+			return ""
 		}
 	}
-	return d.files[path]
+	return path
 }
 
 func (d *disk) Create(string) (filesys.File, error) { return nil, errReadOnly }

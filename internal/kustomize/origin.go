@@ -49,7 +49,7 @@ func (b *builder) source(path, name string, sources map[string]*sourceFile) *sou
 	}
 	f := &sourceFile{name: name}
 	sources[path] = f
-	parsed := manifest.Parse(f.name, b.disk.written(path))
+	parsed := b.disk.writtenParsed(path, f.name)
 	b.written = append(b.written, parsed)
 	for _, d := range parsed.Docs {
 		if f.doc == nil && len(d.Content) > 0 {

@@ -266,6 +266,7 @@ func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) 
 
 func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
 	out.files = 1
+	defer recoverFileInto(&out, src.Name)
 	data, err := manifest.Read(src, stdin)
 	if err != nil {
 		out.problems.Unreadable = append(out.problems.Unreadable, fmt.Errorf("%s: %w", src.Name, err))
@@ -274,14 +275,23 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 	if src.Path == manifest.Stdin {
 		out.stdin = data
 	}
-	f := manifest.Parse(src.Name, data)
-	if f.Template {
-		out.skipped = &finding.Skipped{File: src.Name, Reason: helmHint}
-		return out
+	where := streamOrigin(src, data)
+	// A large file is parsed a part at a time, each part dropped once
+	// judged: memory follows the part, not the file.
+	for f := range manifest.Parts(src.Name, data) {
+		if f.Template {
+			out.skipped = &finding.Skipped{File: src.Name, Reason: helmHint}
+			return out
+		}
+		checkParsed(ctx, eng, src, f, where, &out, opts)
 	}
-	where := streamOrigin(src, f)
+	return out
+}
+
+// checkParsed judges the documents of a parsed file, or part of one.
+func checkParsed(ctx context.Context, eng *engine.Engine, src manifest.Source, f *manifest.File, where func(int) (string, int), out *fileResult, opts Options) {
 	if !opts.ParseOnly && !opts.Schedule {
-		for _, d := range suppress.Comments(src.Name, f.Data, f.Docs) {
+		for _, d := range suppress.Comments(f) {
 			var shift int
 			d.File, shift = where(d.Line)
 			d.Line = max(d.Line-shift, 1)
@@ -290,10 +300,13 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 	}
 	for _, se := range f.SyntaxErrors {
 		file, shift := where(se.Line)
+		msg := syntaxLanguage(src.Name) + " syntax error: " + se.Message
+		if se.Limit {
+			msg = se.Message
+		}
 		out.findings = append(out.findings, finding.Finding{
-			Rule: "parse-error", Severity: finding.Error,
-			Message: syntaxLanguage(src.Name) + " syntax error: " + se.Message,
-			File:    file, Line: max(se.Line-shift, 1), Column: se.Column,
+			Rule: "parse-error", Severity: finding.Error, Message: msg,
+			File: file, Line: max(se.Line-shift, 1), Column: se.Column,
 		})
 	}
 	for _, doc := range f.Docs {
@@ -306,10 +319,9 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 		for _, obj := range objs {
 			file, shift := where(obj.Node.Line)
 			origin := manifest.Origin{File: file, Node: obj.Node, Shift: shift}
-			checkPlaced(ctx, eng, src.Name, objectAt{obj, origin}, &out, opts)
+			checkPlaced(ctx, eng, src.Name, objectAt{obj, origin}, out, opts)
 		}
 	}
-	return out
 }
 
 // streamOrigin tells which file findings at a line of a source name, and
@@ -319,10 +331,10 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 // comment; everything else names the source itself, unshifted. Files on
 // disk keep their own positions: a committed rendered chart names
 // templates that may not exist in the repository.
-func streamOrigin(src manifest.Source, f *manifest.File) func(line int) (file string, shift int) {
+func streamOrigin(src manifest.Source, data []byte) func(line int) (file string, shift int) {
 	var helm manifest.HelmTemplates
 	if src.Path == manifest.Stdin {
-		helm = manifest.FindHelmTemplates(f.Data)
+		helm = manifest.FindHelmTemplates(data)
 	}
 	return func(line int) (string, int) {
 		if file, shift, ok := helm.At(line); ok {
@@ -348,7 +360,7 @@ func checkBuild(ctx context.Context, eng *engine.Engine, src manifest.Source, b 
 	}
 	if !opts.Schedule {
 		for _, w := range b.Written {
-			out.directives = append(out.directives, suppress.Comments(w.Name, w.Data, w.Docs)...)
+			out.directives = append(out.directives, suppress.Comments(w)...)
 		}
 	}
 	for _, o := range b.Objects {
@@ -448,6 +460,9 @@ func checkObject(ctx context.Context, eng *engine.Engine, id string, o objectAt,
 	pos := o.origin.Locate(nil)
 	out.seen++
 	defer recoverInto(out, file, pos.Line, obj, "checking")
+	if beforeCheck != nil {
+		beforeCheck(obj)
+	}
 	v, err := eng.Check(ctx, obj.Node)
 	if err != nil {
 		out.objectError(file, pos.Line, obj, err)
@@ -507,6 +522,18 @@ func addNode(o objectAt, out *fileResult) {
 		}
 	}
 	out.nodes = append(out.nodes, n)
+}
+
+// beforeCheck, when a test sets it, runs as the rules start on each object:
+// a test makes it panic to see that a panic costs one object only.
+var beforeCheck func(manifest.Object)
+
+// recoverFileInto, deferred, turns a panic while reading or parsing a file
+// into an internal error of that file alone: a bug, but the run goes on.
+func recoverFileInto(out *fileResult, file string) {
+	if p := recover(); p != nil {
+		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s: internal error reading the file: %v", file, p))
+	}
 }
 
 // recoverInto, deferred, turns a panic while judging obj into an internal

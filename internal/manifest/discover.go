@@ -33,18 +33,15 @@ type Discovery struct {
 	NoKustomize bool
 }
 
-// Read reads a source: the file, or all of stdin. A failure to open or
-// read a file is the bare cause (no such file or directory), since messages
-// name the source themselves.
+// Read reads a source: the file, or all of stdin, up to MaxFileBytes. A
+// failure to open or read a file is the bare cause (no such file or
+// directory), since messages name the source themselves.
 func Read(src Source, stdin io.Reader) ([]byte, error) {
 	if src.Path == Stdin {
-		return io.ReadAll(stdin)
+		return readAtMost(stdin)
 	}
-	data, err := os.ReadFile(src.Path)
-	if pe, ok := err.(*os.PathError); ok {
-		return nil, pe.Err
-	}
-	return data, err
+	data, err := ReadFile(src.Path)
+	return data, unwrapPathError(err)
 }
 
 // manifestExt are the extensions read when a directory is walked; a file named
@@ -54,12 +51,13 @@ var manifestExt = []string{".yaml", ".yml", ".json"}
 // Discover expands the command-line arguments into sources. A directory
 // argument that directly holds a kustomization file is one source, built
 // with kustomize (unless opts.NoKustomize); other directories are walked
-// recursively, skipping hidden entries, and a kustomization found below them
-// is not built. Symbolic links are followed but every real directory and
-// file is visited once, so link loops end. A path that does not exist is an
-// error.
+// recursively, skipping hidden entries and special files (named pipes,
+// sockets, devices), and a kustomization found below them is not built.
+// Symbolic links are followed but every real directory and file is visited
+// once, so link loops end. A path that does not exist is an error.
 func Discover(args []string, opts Discovery) ([]Source, error) {
 	d := discoverer{seenDirs: map[string]bool{}, seenFiles: map[string]bool{}, seenBuilds: map[string]bool{}}
+	d.wd, _ = os.Getwd()
 	for _, arg := range args {
 		if arg == Stdin {
 			d.out = append(d.out, Source{Path: Stdin, Name: "<stdin>"})
@@ -70,7 +68,7 @@ func Discover(args []string, opts Discovery) ([]Source, error) {
 			return nil, fmt.Errorf("%s: %w", arg, unwrapPathError(err))
 		}
 		if !info.IsDir() {
-			d.addFile(arg)
+			d.addFile(arg, RealPath(arg))
 			continue
 		}
 		if !opts.NoKustomize && KustomizationIn(arg) != "" {
@@ -85,6 +83,7 @@ func Discover(args []string, opts Discovery) ([]Source, error) {
 }
 
 type discoverer struct {
+	wd         string // the working directory, for display names
 	out        []Source
 	seenDirs   map[string]bool // real paths
 	seenFiles  map[string]bool // real paths
@@ -126,13 +125,14 @@ func (d *discoverer) addBuild(dir string) {
 	d.out = append(d.out, Source{Path: dir, Name: DisplayName(dir), Kustomization: true})
 }
 
-func (d *discoverer) addFile(path string) {
-	real := RealPath(path)
+// addFile adds the file at path, whose real path is real, unless it was
+// added before by another name.
+func (d *discoverer) addFile(path, real string) {
 	if d.seenFiles[real] {
 		return
 	}
 	d.seenFiles[real] = true
-	d.out = append(d.out, Source{Path: path, Name: DisplayName(path)})
+	d.out = append(d.out, Source{Path: path, Name: displayName(path, d.wd)})
 }
 
 func (d *discoverer) walk(dir string) error {
@@ -156,21 +156,28 @@ func (d *discoverer) walk(dir string) error {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		isDir := e.IsDir()
-		if e.Type()&fs.ModeSymlink != 0 {
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
 			info, err := os.Stat(path)
 			if err != nil {
 				continue // a dangling link names nothing to lint
 			}
-			isDir = info.IsDir()
+			mode = info.Mode().Type()
 		}
 		switch {
-		case isDir:
+		case mode.IsDir():
 			if err := d.walk(path); err != nil {
 				return err
 			}
+		case !mode.IsRegular():
+			// A named pipe, socket or device is no manifest, and reading
+			// one could wait forever (a pipe) or never end (/dev/zero).
 		case slices.Contains(manifestExt, strings.ToLower(filepath.Ext(path))):
-			d.addFile(path)
+			if e.Type()&fs.ModeSymlink != 0 {
+				d.addFile(path, RealPath(path))
+			} else {
+				d.addFile(path, filepath.Join(real, e.Name()))
+			}
 		}
 	}
 	return nil
@@ -179,11 +186,16 @@ func (d *discoverer) walk(dir string) error {
 // DisplayName is how a report names a path: relative to the working directory
 // when it lies below it, slash-separated.
 func DisplayName(path string) string {
-	if filepath.IsAbs(path) {
-		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
-				path = rel
-			}
+	wd, _ := os.Getwd()
+	return displayName(path, wd)
+}
+
+// displayName is DisplayName with the working directory wd ("" for
+// unknown).
+func displayName(path, wd string) string {
+	if filepath.IsAbs(path) && wd != "" {
+		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+			path = rel
 		}
 	}
 	return filepath.ToSlash(filepath.Clean(path))

@@ -15,11 +15,14 @@ func FuzzParse(f *testing.F) {
 		"{{ .Values.x }}\n",
 		"\tkind: Pod\n",
 		"- a\n- b\n",
+		"k: |\n  x: [1, 2]\nl: [1, 2]\n- k: >-\n    x\n  l: {a, b}\n",
+		"{a: \"x: |\n  y\", b: [1, 2]}\n? a\n: b\n",
 		"",
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkEstimate(t, "fuzz.yaml", data)
 		file := Parse("fuzz.yaml", data)
 		FindHelmTemplates(data).At(2)
 		lines := lastLine(data) + 1 // a field may sit on the line after the last break

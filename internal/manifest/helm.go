@@ -25,18 +25,19 @@ var helmSource = regexp.MustCompile(`^#\s*Source:\s*(\S(?:.*\S)?)\s*$`)
 // FindHelmTemplates finds the documents of data that carry a "# Source:"
 // comment.
 func FindHelmTemplates(data []byte) HelmTemplates {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	var out HelmTemplates
-	chunks := splitDocuments(data)
-	for i, c := range chunks {
+	open := false // the last template found ends where the next document starts
+	for c := range splitDocuments(data) {
+		if open {
+			out[len(out)-1].end, open = c.line, false
+		}
 		line, ok := sourceComment(data[c.start:c.end])
 		if !ok {
 			continue
 		}
-		t := helmTemplate{file: line.file, comment: c.line + line.offset}
-		if i+1 < len(chunks) {
-			t.end = chunks[i+1].line
-		}
-		out = append(out, t)
+		out = append(out, helmTemplate{file: line.file, comment: c.line + line.offset})
+		open = true
 	}
 	return out
 }

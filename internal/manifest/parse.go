@@ -6,7 +6,9 @@ package manifest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"iter"
 	"regexp"
 	"strconv"
 	"strings"
@@ -26,12 +28,22 @@ type File struct {
 	// Template is set when the file holds Helm template syntax and does not
 	// parse as YAML: it is skipped, not reported as broken.
 	Template bool
+	// Line is the line of the file that Data starts on: 1, but for the
+	// parts of a file that Parts parses one after the other.
+	Line int
+
+	errorsLeft int  // how many more SyntaxErrors may be recorded
+	stopped    bool // too many SyntaxErrors: the rest is not read
 }
 
-// SyntaxError is a YAML or JSON syntax error at a file-wide position.
+// SyntaxError is a YAML or JSON syntax error at a file-wide position, or a
+// document refused for a limit dslint enforces (Limit).
 type SyntaxError struct {
 	Line, Column int
 	Message      string
+	// Limit marks a document that breaks one of dslint's limits (size,
+	// depth, aliases) rather than YAML syntax; Message says which, whole.
+	Limit bool
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -40,30 +52,171 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // that line numbers are file-wide. A syntax error stops a decoder for good and
 // can take the documents before it along (the decoder reads ahead), so a file
 // that fails is decoded again one document at a time, each document's lines
-// shifted to file-wide ones: one broken document hides no other.
+// shifted to file-wide ones: one broken document hides no other. A document
+// that breaks one of the limits (limits.go) is left out of Docs, with a
+// SyntaxError that says which; after MaxSyntaxErrors of them, the rest of
+// the file is not read.
 func Parse(name string, data []byte) *File {
+	return parse(name, data, MaxSyntaxErrors)
+}
+
+// parse is Parse recording at most maxErrors SyntaxErrors.
+func parse(name string, data []byte, maxErrors int) *File {
 	data = bytes.TrimPrefix(data, utf8BOM)
-	f := &File{Name: name, Data: data}
-	if docs, _, ok := decodeAll(data); ok {
-		f.Docs = docs
-		return f
-	}
-	for _, c := range splitDocuments(data) {
-		docs, serr, ok := decodeAll(data[c.start:c.end])
-		for _, d := range docs {
-			shiftLines(d, c.line-1)
-		}
-		f.Docs = append(f.Docs, docs...)
-		if !ok {
-			// An error at the end of the input is marked on the line after
-			// the last one; the last line is where the user can look.
-			serr.Line = min(serr.Line+c.line-1, lastLine(data))
-			serr.Column = firstColumn(data, serr.Line)
-			f.SyntaxErrors = append(f.SyntaxErrors, serr)
+	f := &File{Name: name, Data: data, Line: 1, errorsLeft: maxErrors}
+	if estimateNodes(data) <= MaxDocumentNodes {
+		if docs, _, ok := decodeAll(data); ok {
+			f.add(docs)
+			return f
 		}
 	}
-	f.Template = len(f.SyntaxErrors) > 0 && bytes.Contains(data, []byte("{{"))
+	failed := false
+	last := lastLine(data)
+	for c := range splitDocuments(data) {
+		if f.stopAt(c.line) {
+			break
+		}
+		failed = f.parseDocument(data[c.start:c.end], c.line, last) || failed
+	}
+	f.Template = failed && bytes.Contains(data, []byte("{{")) && isText(data)
 	return f
+}
+
+// parseDocument decodes one document that starts at line of a file whose
+// last line is last, and reports whether it has a syntax error.
+func (f *File) parseDocument(doc []byte, line, last int) (failed bool) {
+	if n := estimateNodes(doc); n > MaxDocumentNodes {
+		f.fail(SyntaxError{
+			Line: line, Column: 1, Limit: true,
+			Message: fmt.Sprintf("document too large: some %s YAML nodes, more than the %s dslint parses in one document; split it into smaller documents", thousands(n), thousands(MaxDocumentNodes)),
+		})
+		return false
+	}
+	docs, serr, ok := decodeAll(doc)
+	for _, d := range docs {
+		shiftLines(d, line-1)
+	}
+	f.add(docs)
+	if ok {
+		return false
+	}
+	// An error at the end of the input is marked on the line after the
+	// last one; the last line is where the user can look.
+	serr.Line = min(serr.Line+line-1, last)
+	if serr.Column == 0 {
+		serr.Column = firstColumn(doc, serr.Line-line+1)
+	}
+	f.fail(serr)
+	return true
+}
+
+// add keeps the documents within dslint's limits and reports the others.
+func (f *File) add(docs []*yaml.Node) {
+	for _, d := range docs {
+		if f.stopAt(d.Line) {
+			return
+		}
+		if problem := checkLimits(d); problem != nil {
+			f.fail(*problem)
+			continue
+		}
+		f.Docs = append(f.Docs, d)
+	}
+}
+
+// fail records a syntax error, one of the file's MaxSyntaxErrors.
+func (f *File) fail(e SyntaxError) {
+	f.SyntaxErrors = append(f.SyntaxErrors, e)
+	f.errorsLeft--
+}
+
+// stopAt is true once the file has had all the syntax errors it may have;
+// the first time, it records that reading stopped at line.
+func (f *File) stopAt(line int) bool {
+	if f.errorsLeft > 0 {
+		return false
+	}
+	if !f.stopped {
+		f.stopped = true
+		f.SyntaxErrors = append(f.SyntaxErrors, SyntaxError{
+			Line: max(line, 1), Column: 1, Limit: true,
+			Message: fmt.Sprintf("more than %d documents of this file do not parse or break a limit; dslint reads no further", MaxSyntaxErrors),
+		})
+	}
+	return true
+}
+
+// partBytes is about how much of a large file Parts parses at a time: a
+// parsed document takes some twenty times its size in memory.
+const partBytes = 1 << 20
+
+// Parts parses data as Parse does, a part at a time: each part is a File of
+// whole documents, about partBytes of them, with file-wide positions and
+// its own bytes as Data. Only the part being looked at is in memory, so a
+// large file of many documents costs little more than its bytes. A Helm
+// template is one File, marked Template.
+func Parts(name string, data []byte) iter.Seq[*File] {
+	return func(yield func(*File) bool) {
+		data = bytes.TrimPrefix(data, utf8BOM)
+		if len(data) <= partBytes {
+			yield(Parse(name, data))
+			return
+		}
+		parts := cutParts(data)
+		if bytes.Contains(data, []byte("{{")) && isText(data) && anyFails(data, parts) {
+			yield(&File{Name: name, Data: data, Line: 1, Template: true})
+			return
+		}
+		errorsLeft := MaxSyntaxErrors
+		for _, p := range parts {
+			f := parse(name, data[p.start:p.end], errorsLeft)
+			f.Template = false // decided for the whole file above
+			f.shift(p.line - 1)
+			if !yield(f) || f.stopped {
+				return
+			}
+			errorsLeft = f.errorsLeft
+		}
+	}
+}
+
+// cutParts groups the documents of data into parts of about partBytes; a
+// larger document is a part of its own.
+func cutParts(data []byte) []chunk {
+	var parts []chunk
+	for c := range splitDocuments(data) {
+		if n := len(parts); n > 0 && parts[n-1].end-parts[n-1].start < partBytes && c.end-c.start < partBytes {
+			parts[n-1].end = c.end
+			continue
+		}
+		parts = append(parts, c)
+	}
+	return parts
+}
+
+// anyFails is true when one of the parts has a syntax error.
+func anyFails(data []byte, parts []chunk) bool {
+	for _, p := range parts {
+		if estimateNodes(data[p.start:p.end]) > MaxDocumentNodes {
+			continue // refused unparsed
+		}
+		if _, _, ok := decodeAll(data[p.start:p.end]); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// shift moves a part that starts at line offset+1 of its file to
+// file-wide positions.
+func (f *File) shift(offset int) {
+	f.Line += offset
+	for _, d := range f.Docs {
+		shiftLines(d, offset)
+	}
+	for i := range f.SyntaxErrors {
+		f.SyntaxErrors[i].Line += offset
+	}
 }
 
 // chunk is one document's bytes [start, end) beginning at a 1-based line.
@@ -71,24 +224,27 @@ type chunk struct{ start, end, line int }
 
 // splitDocuments cuts data before every "---" marker line. A marker at the
 // start of a line always ends a document in YAML, even a block scalar.
-func splitDocuments(data []byte) []chunk {
-	var out []chunk
-	cur := chunk{line: 1}
-	pos := 0
-	for line := 1; pos < len(data); line++ {
-		end := bytes.IndexByte(data[pos:], '\n')
-		if end < 0 {
-			end = len(data) - pos
+func splitDocuments(data []byte) iter.Seq[chunk] {
+	return func(yield func(chunk) bool) {
+		cur := chunk{line: 1}
+		pos := 0
+		for line := 1; pos < len(data); line++ {
+			end := bytes.IndexByte(data[pos:], '\n')
+			if end < 0 {
+				end = len(data) - pos
+			}
+			if pos > 0 && isDocumentMarker(data[pos:pos+end]) {
+				cur.end = pos
+				if !yield(cur) {
+					return
+				}
+				cur = chunk{start: pos, line: line}
+			}
+			pos += end + 1
 		}
-		if pos > 0 && isDocumentMarker(data[pos:pos+end]) {
-			cur.end = pos
-			out = append(out, cur)
-			cur = chunk{start: pos, line: line}
-		}
-		pos += end + 1
+		cur.end = len(data)
+		yield(cur)
 	}
-	cur.end = len(data)
-	return append(out, cur)
 }
 
 // decodeAll decodes documents until the end of the stream or the first
@@ -131,7 +287,8 @@ var parserProblems = map[string]bool{
 
 // syntaxError turns the decoder's "yaml: line N: msg" into a position. Reader
 // errors (invalid UTF-8, control characters) carry no line: the offending byte
-// is located instead.
+// is located and named instead. The decoder leaves out the line of errors on
+// the first line.
 func syntaxError(b []byte, err error) SyntaxError {
 	msg := err.Error()
 	if m := errLine.FindStringSubmatch(msg); m != nil {
@@ -142,8 +299,22 @@ func syntaxError(b []byte, err error) SyntaxError {
 		return SyntaxError{Line: max(line, 1), Message: m[2]}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	line, _ := firstBadByte(b)
-	return SyntaxError{Line: line, Message: msg}
+	line, col, bad, found := firstBadByte(b)
+	if !found || !readerProblems[msg] {
+		return SyntaxError{Line: 1, Message: msg}
+	}
+	return SyntaxError{Line: line, Column: col, Message: fmt.Sprintf("%s (byte 0x%02x)", msg, bad)}
+}
+
+// readerProblems are the errors of libyaml's reader about the bytes of a
+// UTF-8 input: they carry no position, so the offending byte is found.
+var readerProblems = map[string]bool{
+	"invalid leading UTF-8 octet":        true,
+	"incomplete UTF-8 octet sequence":    true,
+	"invalid trailing UTF-8 octet":       true,
+	"invalid length of a UTF-8 sequence": true,
+	"invalid Unicode character":          true,
+	"control characters are not allowed": true,
 }
 
 // lastLine is the number of the last line of data that holds anything, with
@@ -169,13 +340,14 @@ func lastLine(data []byte) int {
 }
 
 // firstBadByte finds the first byte a YAML reader refuses: invalid UTF-8 or a
-// control character other than tab, line feed and carriage return.
-func firstBadByte(b []byte) (line, col int) {
+// control character other than tab, line feed and carriage return. found is
+// false when there is none (line 1, column 1).
+func firstBadByte(b []byte) (line, col int, bad byte, found bool) {
 	line, col = 1, 1
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if (r == utf8.RuneError && size <= 1) || (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
-			return line, col
+			return line, col, b[i], true
 		}
 		if r == '\n' {
 			line, col = line+1, 1
@@ -184,7 +356,14 @@ func firstBadByte(b []byte) (line, col int) {
 		}
 		i += size
 	}
-	return 1, 1
+	return 1, 1, 0, false
+}
+
+// isText is true for data a YAML reader reads whole: a binary file is
+// broken YAML, never a Helm template.
+func isText(data []byte) bool {
+	_, _, _, found := firstBadByte(data)
+	return !found
 }
 
 // isEmptyDocument is true for a document with nothing in it (only comments,

@@ -13,20 +13,21 @@ import (
 
 var marker = []byte("dslint:ignore")
 
-// Comments finds the "# dslint:ignore" comments of a parsed file, at the
-// line and column of their "#". Only real comments count: the parser's
-// comments of docs vouch for each one, so the same text inside a quoted or
-// block string suppresses nothing.
-func Comments(file string, data []byte, docs []*yaml.Node) []Directive {
-	if !bytes.Contains(data, marker) {
+// Comments finds the "# dslint:ignore" comments of a parsed file (or part of
+// one), at the line and column of their "#". Only real comments count: the
+// parser's comments of the documents vouch for each one, so the same text
+// inside a quoted or block string suppresses nothing.
+func Comments(f *manifest.File) []Directive {
+	if !bytes.Contains(f.Data, marker) {
 		return nil
 	}
 	comments := map[string]bool{}
-	for _, d := range docs {
+	for _, d := range f.Docs {
 		collectComments(d, comments)
 	}
 	var out []Directive
-	for i, line := range bytes.Split(data, []byte("\n")) {
+	first := max(f.Line, 1)
+	for i, line := range bytes.Split(f.Data, []byte("\n")) {
 		if !bytes.Contains(line, marker) {
 			continue
 		}
@@ -42,7 +43,7 @@ func Comments(file string, data []byte, docs []*yaml.Node) []Directive {
 			if ok {
 				out = append(out, Directive{
 					Kind: finding.SuppressedByComment, Rules: rules, Reason: reason,
-					File: file, Line: i + 1, Column: col + 1, Text: fmt.Sprintf("comment %q", text),
+					File: f.Name, Line: first + i, Column: col + 1, Text: fmt.Sprintf("comment %q", text),
 				})
 			}
 			break

@@ -21,7 +21,7 @@ func comments(t *testing.T, src string) []Directive {
 	if len(f.SyntaxErrors) > 0 {
 		t.Fatalf("bad test input: %v", f.SyntaxErrors)
 	}
-	return Comments("f.yaml", f.Data, f.Docs)
+	return Comments(f)
 }
 
 func TestCommentsArePositionedAndParsed(t *testing.T) {

@@ -1,0 +1,185 @@
+package lint
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dslint/dslint"
+	"github.com/dslint/dslint/internal/engine"
+	"github.com/dslint/dslint/internal/fixture"
+	"github.com/dslint/dslint/internal/inventory"
+	"github.com/dslint/dslint/internal/manifest"
+)
+
+// TestPanicCostsOneObject: a panic while the rules judge one object (a bug)
+// is an internal error of that object, without a stack trace, and every
+// other object of the file and of the run is still judged.
+func TestPanicCostsOneObject(t *testing.T) {
+	beforeCheck = func(o manifest.Object) {
+		if o.Name == "boom" {
+			panic("injected failure")
+		}
+	}
+	t.Cleanup(func() { beforeCheck = nil })
+	dir := t.TempDir()
+	pod := func(name string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec:\n  tolerations: [{operator: Exists}]\n"
+	}
+	first := filepath.Join(dir, "first.yaml")
+	second := filepath.Join(dir, "second.yaml")
+	for path, data := range map[string]string{
+		first:  pod("before") + "---\n" + pod("boom") + "---\n" + pod("after"),
+		second: pod("other"),
+	} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srcs := []manifest.Source{{Path: first, Name: "first.yaml"}, {Path: second, Name: "second.yaml"}}
+	res, problems := Run(context.Background(), srcs, nil, Options{Engine: fixed(newEngine(t))})
+	if len(problems.Internal) != 1 || len(problems.Unreadable) != 0 {
+		t.Fatalf("problems %v, want one internal error", problems.Err())
+	}
+	msg := problems.Internal[0].Error()
+	if msg != `first.yaml:8: internal error checking Pod "boom": injected failure` {
+		t.Errorf("internal error %q", msg)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.File+":"+f.Object.Name+":"+f.Rule)
+	}
+	want := "first.yaml:before:wildcard-toleration first.yaml:after:wildcard-toleration second.yaml:other:wildcard-toleration"
+	if strings.Join(got, " ") != want {
+		t.Errorf("findings %v, want %s", got, want)
+	}
+}
+
+// pipelineSeeds are the inputs FuzzPipeline starts from besides the
+// fixtures: the shapes of hostile input, small.
+var pipelineSeeds = []string{
+	"a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: {<<: *c}\n",
+	"apiVersion: v1\nkind: Pod\nmetadata: &m {name: p}\nspec: {x: *m, tolerations: [&t {operator: Exists}, *t]}\n",
+	"a: &x [*x]\n",
+	"apiVersion: v1\nkind: Pod\nspec: " + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "\n",
+	strings.Repeat("- ", 300) + "x\n",
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: caf\xe9\n",
+	"\x7fELF\x02\x01\x01\x00{{\x00\x00",
+	"---\n[\n---\napiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Pod, metadata: {name: a}}]\n",
+	"# Source: chart/templates/ds.yaml\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: d}\n",
+	"apiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {a: b}}\nspec: {taints: [{key: k, effect: NoSchedule}]}\n",
+	"\xef\xbb\xbf{\"apiVersion\": \"v1\", \"kind\": \"Pod\"}",
+	"",
+}
+
+// FuzzPipeline runs the whole lint on arbitrary bytes read from stdin: it
+// must never panic nor fail inside, and every finding must be of a known
+// rule at a real position.
+func FuzzPipeline(f *testing.F) {
+	files, err := fixture.Find(fixturesDir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range pipelineSeeds {
+		f.Add([]byte(s))
+	}
+	engines := compiledOnce(f)
+	known := map[string]bool{}
+	plain, err := engines(inventory.New(nil))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, r := range plain.Rules() {
+		known[r.ID] = true
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		src := []manifest.Source{{Path: manifest.Stdin, Name: "<stdin>"}}
+		res, problems := Run(context.Background(), src, bytes.NewReader(data), Options{Engine: engines})
+		if len(problems.Internal) > 0 || len(problems.Unreadable) > 0 {
+			t.Fatalf("%v", problems.Err())
+		}
+		for _, fd := range res.Findings {
+			if fd.Line < 1 || fd.Column < 1 || !known[fd.Rule] || fd.File == "" {
+				t.Fatalf("finding %+v: want a known rule at a position", fd)
+			}
+		}
+	})
+}
+
+// compiledOnce is an engine factory over rules compiled once, and one
+// engine for runs without an inventory.
+func compiledOnce(t testing.TB) func(*inventory.Inventory) (*engine.Engine, error) {
+	compiled, err := engine.Compile(dslint.Policies, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := compiled.Engine(context.Background(), engine.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(inv *inventory.Inventory) (*engine.Engine, error) {
+		if inv.Empty() {
+			return plain, nil
+		}
+		return compiled.Engine(context.Background(), engine.Settings{Inventory: inv.Data()})
+	}
+}
+
+// TestParseErrorDocNamesTheLimits: dslint explain parse-error states the
+// limits of package manifest as they are.
+func TestParseErrorDocNamesTheLimits(t *testing.T) {
+	r, ok := newEngine(t).Rule("parse-error")
+	if !ok {
+		t.Fatal("no parse-error rule")
+	}
+	desc := strings.Join(strings.Fields(r.Description), " ")
+	for _, want := range []string{
+		fmt.Sprintf("more than %d,%03d,%03d YAML nodes", manifest.MaxDocumentNodes/1_000_000, manifest.MaxDocumentNodes/1000%1000, manifest.MaxDocumentNodes%1000),
+		fmt.Sprintf("more than %d,%03d levels", manifest.MaxDepth/1000, manifest.MaxDepth%1000),
+		fmt.Sprintf("more than %d,%03d,%03d nodes", manifest.MaxAliasNodes/1_000_000, manifest.MaxAliasNodes/1000%1000, manifest.MaxAliasNodes%1000),
+		fmt.Sprintf("After %d such documents", manifest.MaxSyntaxErrors),
+	} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("rules/parse-error.rego: the description does not say %q", want)
+		}
+	}
+}
+
+// TestLargeFileInParts: a file larger than a part is judged a part at a
+// time, with file-wide positions, and a dslint:ignore comment in a later
+// part still suppresses the finding on its line.
+func TestLargeFileInParts(t *testing.T) {
+	var b strings.Builder
+	value := strings.Repeat("    0123456789abcdef0123456789abcdef0123456789abcdef0123456789a\n", 2000)
+	for i := 0; b.Len() < 3<<20; i++ {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\ndata:\n  big: |\n%s", i, value)
+	}
+	before := strings.Count(b.String(), "\n")
+	b.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  tolerations:\n    - operator: Exists # dslint:ignore wildcard-toleration tolerated on purpose\n    - {key: a, operator: Exists}\n")
+	path := filepath.Join(t.TempDir(), "large.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := lintFile(t, newEngine(t), path)
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, fmt.Sprintf("%d:%d %s %v", f.Line-before, f.Column, f.Rule, f.Suppressed))
+	}
+	if want := "7:7 wildcard-toleration true"; len(got) == 0 || got[0] != want {
+		t.Errorf("findings (lines after the ConfigMaps) %v, want %s first", got, want)
+	}
+	if res.Summary.Objects < 25 {
+		t.Errorf("%d objects, want every ConfigMap", res.Summary.Objects)
+	}
+}

@@ -1,0 +1,94 @@
+package manifest
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// estimateNodes is an upper estimate of how many nodes decoding doc makes,
+// found without decoding it, in one pass: decoding takes some 170 bytes a
+// node, and a dense document ("{a,b,c,…}") has a node every byte. It counts
+// every place a node can start (a word, a flow collection, a quote) and
+// twice each indicator that can also make a collection or an empty value
+// (": ", "- ", "{"), three times one that can make an empty key too ("?",
+// ": " after no key), so that it never counts fewer nodes than the decoder
+// makes (FuzzParse checks it). Only the text of block scalars (| and >) is skipped, one
+// node whatever its length, since ConfigMaps carry large ones; quoted
+// scalars and comments are counted word by word, since telling where they
+// end takes a parser.
+func estimateNodes(doc []byte) int {
+	n := 1 // the document
+	inWord := false
+	for i := 0; i < len(doc); i++ {
+		switch c := doc[i]; {
+		case c == '\n':
+			inWord = false
+			if end, ok := blockScalarEnd(doc, i); ok {
+				i = end - 1
+			}
+		case c == ' ' || c == '\t' || c == '\r':
+			inWord = false
+		case c == '{':
+			n += 2
+			inWord = false
+		case c == '[' || c == ',':
+			n++
+			inWord = false
+		case c == ']' || c == '}':
+			inWord = false
+		case c == ':' || c == '-' || c == '?':
+			if i+1 == len(doc) || isBlank(doc[i+1]) || !inWord {
+				n += 2 // an indicator, or a word it starts
+				if c != '-' && !inWord {
+					n++ // an empty key: ": x", "?"
+				}
+				inWord = false
+			}
+		case !inWord:
+			n++
+			inWord = true
+		}
+	}
+	return n
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// blockHeader is a line that opens a block scalar in block context: a key
+// or a sequence entry (or nothing) then | or >. Lines with quotes or flow
+// indicators are never taken for one: inside a quoted or flow collection
+// the rest is YAML to count, and a missed block scalar only counts high.
+var blockHeader = regexp.MustCompile(`^( *)((?:- +|\? +)*)(?:[^\s#"'\[\]{},][^#"'\[\]{},]*:[ \t]+)?(?:[&!][^\s"'\[\]{},]*[ \t]+)*[|>][-+1-9]*[ \t]*(?:[ \t]#.*)?\r?$`)
+
+// blockScalarEnd: when the line that ends at the line break nl is a block
+// scalar header, the scalar's text is the lines after it indented deeper
+// than the header's key or entry, and blank lines; blockScalarEnd returns
+// where they end.
+func blockScalarEnd(doc []byte, nl int) (int, bool) {
+	start := bytes.LastIndexByte(doc[:nl], '\n') + 1
+	line := doc[start:nl]
+	if bytes.IndexByte(line, '|') < 0 && bytes.IndexByte(line, '>') < 0 {
+		return 0, false
+	}
+	m := blockHeader.FindSubmatchIndex(line)
+	if m == nil {
+		return 0, false
+	}
+	column := m[5] // after the indentation and any "- " and "? "
+	i := nl + 1
+	for i < len(doc) {
+		j := i
+		for j < len(doc) && doc[j] == ' ' {
+			j++
+		}
+		if j < len(doc) && doc[j] != '\n' && doc[j] != '\r' && j-i <= column {
+			break
+		}
+		if k := bytes.IndexByte(doc[j:], '\n'); k >= 0 {
+			i = j + k + 1
+		} else {
+			i = len(doc)
+		}
+	}
+	return i, true
+}

@@ -1,0 +1,295 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// aliasBomb is a "billion laughs" document: each of levels anchors is a
+// sequence of width aliases to the one before, so the last one expands to
+// width^levels scalars.
+func aliasBomb(levels, width int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\ndata:\n")
+	b.WriteString("  l0: &l0 [" + strings.TrimSuffix(strings.Repeat(`"lol",`, width), ",") + "]\n")
+	for i := 1; i < levels; i++ {
+		fmt.Fprintf(&b, "  l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d,", i-1), width), ","))
+	}
+	return b.String()
+}
+
+// nested is a flow sequence nested depth levels deep, on one line.
+func nested(depth int) string {
+	return strings.Repeat("[", depth) + strings.Repeat("]", depth)
+}
+
+// onlyError returns the one syntax error of f, failing the test otherwise.
+func onlyError(t *testing.T, f *File) SyntaxError {
+	t.Helper()
+	if len(f.SyntaxErrors) != 1 {
+		t.Fatalf("syntax errors %+v, want one", f.SyntaxErrors)
+	}
+	return f.SyntaxErrors[0]
+}
+
+func TestAliasBombIsRefused(t *testing.T) {
+	src := aliasBomb(9, 9) + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: after}\n"
+	f := Parse("bomb.yaml", []byte(src))
+	e := onlyError(t, f)
+	// l0..l5 expand to 9^6 = 531,441 scalars in all; l6 adds 9 x 9^6.
+	if !e.Limit || e.Line != 11 || e.Column != 12 || !strings.Contains(e.Message, "more than 1,000,000 nodes (alias *l5)") {
+		t.Errorf("error %+v, want a limit at 11:12 naming alias *l5", e)
+	}
+	if len(f.Docs) != 1 {
+		t.Errorf("%d documents kept, want the one after the bomb", len(f.Docs))
+	}
+}
+
+func TestAliasesWithinTheLimit(t *testing.T) {
+	f := Parse("ok.yaml", []byte(aliasBomb(5, 9)+"  merged: {<<: *l4}\n")) // 9^5 = 59,049 scalars
+	if len(f.SyntaxErrors) > 0 || len(f.Docs) != 1 {
+		t.Errorf("errors %+v, %d documents; want the document kept", f.SyntaxErrors, len(f.Docs))
+	}
+}
+
+func TestRecursiveAliasIsRefused(t *testing.T) {
+	for _, src := range []string{"a: &x [*x]\n", "a: &x {b: [1, {c: *x}]}\n", "a: &x\n  <<: *x\n"} {
+		e := onlyError(t, Parse("r.yaml", []byte(src)))
+		if !e.Limit || !strings.Contains(e.Message, "alias *x is inside the node its anchor &x names") {
+			t.Errorf("%q: error %+v, want a recursive alias", src, e)
+		}
+	}
+}
+
+func TestNestingDepth(t *testing.T) {
+	ok := Parse("ok.yaml", []byte("a: "+nested(MaxDepth)+"\n"))
+	if len(ok.SyntaxErrors) > 0 || len(ok.Docs) != 1 {
+		t.Errorf("%d levels: %+v, want the document kept", MaxDepth, ok.SyntaxErrors)
+	}
+	// The mapping is level 0 and its value level 1, so the bracket
+	// at depth MaxDepth+1 is in column 4+MaxDepth.
+	e := onlyError(t, Parse("deep.yaml", []byte("a: "+nested(MaxDepth+1)+"\n")))
+	if !e.Limit || e.Line != 1 || e.Column != 4+MaxDepth || !strings.Contains(e.Message, "more than 1,000 levels") {
+		t.Errorf("%d levels: %+v", MaxDepth+1, e)
+	}
+	// Aliases count: 600 levels under an alias 600 levels deep.
+	deep := "a: &deep " + nested(600) + "\nb: " + strings.Repeat("[", 600) + "*deep" + strings.Repeat("]", 600) + "\n"
+	e = onlyError(t, Parse("alias.yaml", []byte(deep)))
+	if !e.Limit || e.Line != 2 || !strings.Contains(e.Message, "alias *deep nests collections more than") {
+		t.Errorf("aliased depth: %+v", e)
+	}
+}
+
+// TestParserDepthLimit: 20,000 levels are refused by the YAML parser
+// itself, block or flow, as a syntax error on the line of the document.
+func TestParserDepthLimit(t *testing.T) {
+	for name, src := range map[string]string{
+		"flow":    "---\n" + nested(20_000) + "\n",
+		"block":   "---\n" + strings.Repeat("- ", 20_000) + "x\n",
+		"mapping": "---\nx: " + strings.Repeat("{a: ", 20_000) + "\n",
+	} {
+		e := onlyError(t, Parse(name, []byte("apiVersion: v1\nkind: Pod\n"+src)))
+		if e.Limit || e.Line != 4 || !strings.Contains(e.Message, "exceeded max depth of 10000") {
+			t.Errorf("%s: %+v", name, e)
+		}
+	}
+}
+
+func TestBinaryIsNotATemplate(t *testing.T) {
+	data := make([]byte, 64<<10)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range data {
+		data[i] = byte(r.UintN(256))
+	}
+	copy(data, "a: {{ x }}\n\x00")
+	f := Parse("bin.yaml", data)
+	if f.Template {
+		t.Error("a binary file with {{ in it is taken for a Helm template")
+	}
+	e := onlyError(t, f)
+	if e.Line != 2 || e.Column != 1 || e.Message != "control characters are not allowed (byte 0x00)" {
+		t.Errorf("%+v", e)
+	}
+}
+
+func TestInvalidUTF8NamesTheByte(t *testing.T) {
+	src := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: caf\xe9\n"
+	e := onlyError(t, Parse("latin1.yaml", []byte(src)))
+	if e.Line != 4 || e.Column != 12 || e.Message != "invalid trailing UTF-8 octet (byte 0xe9)" && e.Message != "incomplete UTF-8 octet sequence (byte 0xe9)" {
+		t.Errorf("%+v", e)
+	}
+}
+
+func TestLargeDocumentIsRefused(t *testing.T) {
+	dense := "---\nbig: {" + strings.Repeat("a,", MaxDocumentNodes/2) + "a}\n" // a node every byte
+	src := "a: 1\n" + dense + "---\nb: 2\n"
+	f := Parse("big.yaml", []byte(src))
+	e := onlyError(t, f)
+	if !e.Limit || e.Line != 2 || !strings.Contains(e.Message, "document too large: some 2,500,0") || !strings.Contains(e.Message, "YAML nodes, more than the 2,500,000 dslint parses in one document") {
+		t.Errorf("%+v", e)
+	}
+	if len(f.Docs) != 2 || f.Docs[1].Content[0].Line != 5 {
+		t.Errorf("%d documents kept, want the two small ones at file-wide lines", len(f.Docs))
+	}
+	// Large block scalars (dashboards in ConfigMaps) are one node each.
+	text := "data:\n  dashboard.json: |\n" + strings.Repeat("    {\"a\": [1, 2, 3], \"b\": {\"c\": [4, 5]}},\n", MaxDocumentNodes/8)
+	if f := Parse("cm.yaml", []byte(text)); len(f.SyntaxErrors) > 0 {
+		t.Errorf("a large block scalar: %+v", f.SyntaxErrors)
+	}
+}
+
+// countNodes counts the nodes of a document as decoded.
+func countNodes(n *yaml.Node) int {
+	c := 1
+	for _, k := range n.Content {
+		c += countNodes(k)
+	}
+	return c
+}
+
+// TestEstimateNodesIsHigh: the estimate a document's size is checked
+// against is never below the nodes the decoder makes, on every manifest at
+// hand (FuzzParse checks it on the rest).
+func TestEstimateNodesIsHigh(t *testing.T) {
+	dirs := []string{"../../fixtures", "../../examples", "../../testdata", "../../../shared/corpus/real"}
+	files := 0
+	for _, dir := range dirs {
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkEstimate(t, path, data)
+			files++
+			return nil
+		})
+	}
+	if files < 50 {
+		t.Errorf("%d files checked: fixtures missing?", files)
+	}
+	t.Logf("%d files checked", files)
+	for _, s := range []string{"{a,b,c}", "[a: , b: ]", "- - - x", "a:\n  - \n  - ", "? a\n? b", "&a [*a]", "k: |\n  x\nl: [1, 2]", "- k: |\n    x\n  l: [1, 2]"} {
+		checkEstimate(t, s, []byte(s))
+	}
+}
+
+func checkEstimate(t *testing.T, name string, data []byte) {
+	t.Helper()
+	for c := range splitDocuments(data) {
+		doc := data[c.start:c.end]
+		docs, _, ok := decodeAll(doc)
+		if !ok {
+			continue
+		}
+		nodes := 0
+		for _, d := range docs {
+			nodes += countNodes(d)
+		}
+		if est := estimateNodes(doc); est < nodes {
+			t.Errorf("%s:%d: estimated %d nodes, decoded %d", name, c.line, est, nodes)
+		}
+	}
+}
+
+func TestTooManySyntaxErrors(t *testing.T) {
+	src := strings.Repeat("---\n[\n", 150) + "---\nok: 1\n"
+	f := Parse("broken.yaml", []byte(src))
+	if len(f.SyntaxErrors) != MaxSyntaxErrors+1 || len(f.Docs) != 0 {
+		t.Fatalf("%d errors and %d documents, want %d errors and nothing read past them", len(f.SyntaxErrors), len(f.Docs), MaxSyntaxErrors+1)
+	}
+	last := f.SyntaxErrors[MaxSyntaxErrors]
+	if !last.Limit || last.Line != 2*MaxSyntaxErrors+1 || !strings.Contains(last.Message, "more than 100 documents") {
+		t.Errorf("last error %+v", last)
+	}
+}
+
+// TestPartsAreParse: a file parsed in parts has the documents and syntax
+// errors, at the same lines, that Parse finds in it whole; each part's Line
+// is where its Data starts in the file.
+func TestPartsAreParse(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 3*partBytes; i++ {
+		fmt.Fprintf(&b, "---\n# dslint:ignore x because %d\napiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\n", i, i)
+		if i%5000 == 7 {
+			b.WriteString("---\nkind: [\n")
+		}
+	}
+	data := []byte(b.String())
+	whole := Parse("f.yaml", data)
+	var docs []int
+	var errs []SyntaxError
+	parts := 0
+	for p := range Parts("f.yaml", data) {
+		parts++
+		if got := lineText(data, p.Line); !bytes.Equal(got, lineText(p.Data, 1)) {
+			t.Fatalf("part %d: Line %d is %q, Data starts with %q", parts, p.Line, got, lineText(p.Data, 1))
+		}
+		for _, d := range p.Docs {
+			docs = append(docs, d.Content[0].Line)
+		}
+		errs = append(errs, p.SyntaxErrors...)
+	}
+	if parts < 3 {
+		t.Errorf("%d parts, want the file cut", parts)
+	}
+	if len(docs) != len(whole.Docs) || fmt.Sprint(errs) != fmt.Sprint(whole.SyntaxErrors) {
+		t.Fatalf("parts: %d documents, errors %v; whole: %d documents, errors %v", len(docs), errs, len(whole.Docs), whole.SyntaxErrors)
+	}
+	for i, d := range whole.Docs {
+		if docs[i] != d.Content[0].Line {
+			t.Fatalf("document %d at line %d in parts, %d whole", i, docs[i], d.Content[0].Line)
+		}
+	}
+}
+
+func TestLargeTemplateIsOnePart(t *testing.T) {
+	data := []byte(strings.Repeat("---\na: 1\n", partBytes/8) + "---\nname: {{ .Release.Name }}-web\n")
+	var parts []*File
+	for p := range Parts("t.yaml", data) {
+		parts = append(parts, p)
+	}
+	if len(parts) != 1 || !parts[0].Template {
+		t.Errorf("%d parts, template %v; want one, a template", len(parts), len(parts) > 0 && parts[0].Template)
+	}
+}
+
+func TestFileSizeLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, MaxFileBytes+1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	_, err := Read(Source{Path: path}, nil)
+	if !errors.Is(err, errFileTooLarge) || err.Error() != "larger than 32 MiB; dslint reads at most 32 MiB per file" {
+		t.Errorf("file: %v", err)
+	}
+	// A reader that never ends (stdin from /dev/zero) stops at the limit.
+	_, err = Read(Source{Path: Stdin}, zeros{})
+	if !errors.Is(err, errFileTooLarge) {
+		t.Errorf("stdin: %v", err)
+	}
+	if _, err := Read(Source{Path: Stdin}, io.LimitReader(zeros{}, MaxFileBytes)); err != nil {
+		t.Errorf("stdin of exactly the limit: %v", err)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}

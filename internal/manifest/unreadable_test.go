@@ -1,0 +1,36 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dslint/dslint/internal/unprivileged"
+)
+
+// TestUnreadable: a directory or file dslint may not read is an error that
+// names it, never a crash.
+func TestUnreadable(t *testing.T) {
+	root := t.TempDir()
+	unprivileged.OpenDirs(t, root)
+	write(t, root, "tree/ok.yaml", "tree/locked/pod.yaml", "secret.yaml")
+	for _, path := range []string{"tree/locked", "secret.yaml"} {
+		if err := os.Chmod(filepath.Join(root, path), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(root, "tree/locked"), 0o755) })
+	t.Chdir(root)
+	unprivileged.Run(t, func() {
+		if _, err := Discover([]string{"tree"}, Discovery{}); err == nil || err.Error() != "tree/locked: permission denied" {
+			t.Errorf("Discover(tree) = %v, want tree/locked: permission denied", err)
+		}
+		srcs, err := Discover([]string{"secret.yaml"}, Discovery{})
+		if err != nil || len(srcs) != 1 {
+			t.Fatalf("Discover(secret.yaml) = %v, %v; an unreadable file is found, and fails when read", srcs, err)
+		}
+		if _, err := Read(srcs[0], nil); err == nil || err.Error() != "permission denied" {
+			t.Errorf("Read(secret.yaml) = %v, want permission denied", err)
+		}
+	})
+}
