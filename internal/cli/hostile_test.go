@@ -179,7 +179,7 @@ func TestUnreadableInputs(t *testing.T) {
 			t.Errorf("unreadable file: exit %d\n%s%s", code, out, errOut)
 		}
 		code, out, errOut = run(t, "", ".")
-		if code != ExitUsage || errOut != "dslint: locked: permission denied\n" {
+		if code != ExitUsage || !strings.Contains(errOut, "dslint: locked: permission denied\n") || !strings.Contains(out, "pod.yaml:6:7: warning:") {
 			t.Errorf("unreadable directory: exit %d\n%s%s", code, out, errOut)
 		}
 	})

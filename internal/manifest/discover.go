@@ -24,6 +24,10 @@ type Source struct {
 	// Kustomization marks a directory argument that holds a kustomization
 	// file: its objects are what `kustomize build Path` prints.
 	Kustomization bool
+	// Unreadable is why a directory found while walking could not be
+	// listed: Read returns it, so it is reported like a file that cannot be
+	// read, and the rest of the walk goes on.
+	Unreadable error
 }
 
 // Discovery tunes Discover. The zero value is the default.
@@ -37,6 +41,9 @@ type Discovery struct {
 // failure to open or read a file is the bare cause (no such file or
 // directory), since messages name the source themselves.
 func Read(src Source, stdin io.Reader) ([]byte, error) {
+	if src.Unreadable != nil {
+		return nil, src.Unreadable
+	}
 	if src.Path == Stdin {
 		return readAtMost(stdin)
 	}
@@ -167,7 +174,9 @@ func (d *discoverer) walk(dir string) error {
 		switch {
 		case mode.IsDir():
 			if err := d.walk(path); err != nil {
-				return err
+				// A directory below the argument that cannot be listed is
+				// reported, and its siblings are still linted.
+				d.out = append(d.out, Source{Path: path, Name: displayName(path, d.wd), Unreadable: unwrapPathError(errors.Unwrap(err))})
 			}
 		case !mode.IsRegular():
 			// A named pipe, socket or device is no manifest, and reading

@@ -22,10 +22,17 @@ func TestUnreadable(t *testing.T) {
 	t.Cleanup(func() { os.Chmod(filepath.Join(root, "tree/locked"), 0o755) })
 	t.Chdir(root)
 	unprivileged.Run(t, func() {
-		if _, err := Discover([]string{"tree"}, Discovery{}); err == nil || err.Error() != "tree/locked: permission denied" {
-			t.Errorf("Discover(tree) = %v, want tree/locked: permission denied", err)
+		srcs, err := Discover([]string{"tree"}, Discovery{})
+		if err != nil || len(srcs) != 2 {
+			t.Fatalf("Discover(tree) = %v, %v; want tree/ok.yaml and the unreadable tree/locked", srcs, err)
 		}
-		srcs, err := Discover([]string{"secret.yaml"}, Discovery{})
+		for _, src := range srcs {
+			_, err := Read(src, nil)
+			if want := src.Name == "tree/locked"; (err != nil) != want || (want && err.Error() != "permission denied") {
+				t.Errorf("Read(%s) = %v", src.Name, err)
+			}
+		}
+		srcs, err = Discover([]string{"secret.yaml"}, Discovery{})
 		if err != nil || len(srcs) != 1 {
 			t.Fatalf("Discover(secret.yaml) = %v, %v; an unreadable file is found, and fails when read", srcs, err)
 		}
