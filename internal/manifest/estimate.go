@@ -17,6 +17,22 @@ import (
 // scalars and comments are counted word by word, since telling where they
 // end takes a parser.
 func estimateNodes(doc []byte) int {
+	if len(doc) < smallDocument {
+		return min(len(doc)*maxNodesPerByte+1, MaxDocumentNodes)
+	}
+	return scanNodes(doc)
+}
+
+// maxNodesPerByte bounds what scanNodes adds for one byte (":" or "?" not
+// in a word add 3), so a text shorter than smallDocument cannot reach
+// MaxDocumentNodes and needs no count: most files are far smaller.
+const (
+	maxNodesPerByte = 3
+	smallDocument   = MaxDocumentNodes / maxNodesPerByte
+)
+
+// scanNodes is estimateNodes' count, byte by byte.
+func scanNodes(doc []byte) int {
 	n := 1 // the document
 	inWord := false
 	for i := 0; i < len(doc); i++ {
