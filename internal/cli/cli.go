@@ -101,8 +101,9 @@ Kubernetes scheduler's own semantics.
 Usage:
   dslint [lint] [flags] PATH...   lint files and directories ("-" reads stdin)
   dslint schedule --nodes FILE [flags] PATH...
-  dslint rules [--format text|json|markdown]
-  dslint explain RULE
+  dslint rules [--format text|json|markdown] [--policy DIR]
+  dslint explain [--policy DIR] RULE
+  dslint init [DIR]               write a commented starter .dslint.yaml
   dslint test [flags] [DIR...]    run the tests of custom policies
   dslint new-rule [--dir DIR] ID
   dslint version
