@@ -246,3 +246,24 @@ func TestExcludedFilesPass(t *testing.T) {
 		t.Errorf("excluded directory: exit %d: %s", code, errOut)
 	}
 }
+
+// TestCustomRuleLinks: reports never send a custom rule's readers to
+// dslint's own rule docs; its first related resource stands in.
+func TestCustomRuleLinks(t *testing.T) {
+	dir := t.TempDir()
+	policy := filepath.Join(dir, "policy")
+	write(t, filepath.Join(policy, "gpu.rego"), gpuPolicy)
+	code, out, errOut := run(t, gpuDeployment, "--policy", policy, "-f", "sarif", "-")
+	if code != ExitFindings || strings.Contains(out, "rules.md#gpu-priority-class") || !strings.Contains(out, `"id": "gpu-priority-class"`) {
+		t.Errorf("sarif: exit %d: %s\n%s", code, errOut, out)
+	}
+	code, out, _ = run(t, gpuDeployment, "--policy", policy, "-f", "markdown", "-")
+	if code != ExitFindings || strings.Contains(out, "rules.md#gpu-priority-class") || !strings.Contains(out, "`gpu-priority-class`") {
+		t.Errorf("markdown: exit %d\n%s", code, out)
+	}
+	linked := strings.Replace(gpuPolicy, "# custom:", "# related_resources:\n#   - ref: https://wiki.example.com/gpu\n# custom:", 1)
+	write(t, filepath.Join(policy, "gpu.rego"), linked)
+	if _, out, _ := run(t, gpuDeployment, "--policy", policy, "-f", "sarif", "-"); !strings.Contains(out, `"helpUri": "https://wiki.example.com/gpu"`) {
+		t.Errorf("sarif with a related resource:\n%s", out)
+	}
+}

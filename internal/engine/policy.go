@@ -207,6 +207,9 @@ func policyRules(policies []*ast.Module) ([]finding.Rule, error) {
 			continue
 		}
 		described[id] = true
+		for i := range r {
+			r[i].Custom = true
+		}
 		rules = append(rules, r...)
 	}
 	for _, m := range policies {

@@ -113,10 +113,19 @@ type Rule struct {
 	// RaisedBy names the part of dslint that raises the rule's findings
 	// when it is not Rego: "parser" or "suppression" (metadata custom.source).
 	RaisedBy string `json:"-"`
+	// Custom marks a rule of the user's policies (--policy, policies:).
+	Custom bool `json:"custom,omitempty"`
 }
 
-// HelpURI is where a rule's documentation lives.
+// HelpURI is where a rule's documentation lives: docs/rules.md for a
+// built-in rule, the first related resource of a custom one ("" for none).
 func (r Rule) HelpURI() string {
+	if r.Custom {
+		if len(r.Related) > 0 {
+			return r.Related[0].URL
+		}
+		return ""
+	}
 	return "https://github.com/dslint/dslint/blob/main/docs/rules.md#" + r.ID
 }
 

@@ -24,9 +24,9 @@ func writeMarkdown(w io.Writer, res *finding.Result) error {
 			open = append(open, f)
 		}
 	}
-	documented := make(map[string]bool, len(res.Rules))
+	documented := make(map[string]string, len(res.Rules))
 	for _, r := range res.Rules {
-		documented[r.ID] = true
+		documented[r.ID] = r.HelpURI()
 	}
 
 	var b strings.Builder
@@ -52,7 +52,7 @@ func writeMarkdown(w io.Writer, res *finding.Result) error {
 
 // markdownFindings writes a table of fs, with the suppression's kind and
 // reason when withSuppression.
-func markdownFindings(b *strings.Builder, fs []finding.Finding, documented map[string]bool, withSuppression bool) {
+func markdownFindings(b *strings.Builder, fs []finding.Finding, documented map[string]string, withSuppression bool) {
 	b.WriteString("| Severity | Location | Rule | Message |")
 	if withSuppression {
 		b.WriteString(" Suppressed by | Reason |")
@@ -107,11 +107,11 @@ func location(f finding.Finding) string {
 
 // ruleLink links a rule to its section of docs/rules.md, as SARIF's helpUri
 // does; a rule without metadata has no section to link to.
-func ruleLink(id string, documented map[string]bool) string {
-	if !documented[id] {
+func ruleLink(id string, documented map[string]string) string {
+	if documented[id] == "" {
 		return tableCode(id)
 	}
-	return fmt.Sprintf("[%s](%s)", tableCode(id), finding.Rule{ID: id}.HelpURI())
+	return fmt.Sprintf("[%s](%s)", tableCode(id), documented[id])
 }
 
 // mdText escapes s for a table cell or list item: '|' would split the cell

@@ -115,7 +115,6 @@ func sarifRules(res *finding.Result) ([]*sarif.ReportingDescriptor, map[string]i
 func sarifRule(r finding.Rule) *sarif.ReportingDescriptor {
 	d := sarif.NewRule(r.ID).
 		WithName(pascalCase(r.ID)).
-		WithHelpURI(r.HelpURI()).
 		WithHelp(sarif.NewMultiformatMessageString().
 			WithText(ruleText(r)).
 			WithMarkdown(ruleMarkdown(r, "##"))).
@@ -131,6 +130,9 @@ func sarifRule(r finding.Rule) *sarif.ReportingDescriptor {
 	}
 	if lvl := sarifLevel(r.Severity); lvl != "" {
 		d.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(lvl))
+	}
+	if uri := r.HelpURI(); uri != "" {
+		d.WithHelpURI(uri)
 	}
 	return d
 }
