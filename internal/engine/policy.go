@@ -162,6 +162,12 @@ func astErrors(err error) PolicyErrors {
 	out := make(PolicyErrors, 0, len(aerrs))
 	for _, e := range aerrs {
 		pe := PolicyError{Message: e.Message}
+		if e.Details != nil {
+			// A type error says what the arguments are and what was wanted.
+			for _, l := range e.Details.Lines() {
+				pe.Message += "\n\t" + strings.TrimSpace(l)
+			}
+		}
 		if e.Location != nil {
 			pe.File, pe.Line, pe.Column = e.Location.File, e.Location.Row, max(e.Location.Col, 1)
 		}

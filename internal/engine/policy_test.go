@@ -153,3 +153,10 @@ func TestPolicyDirectoryMissing(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestPolicyTypeErrorsSayWhatWasWanted(t *testing.T) {
+	p := policyProblem(t, map[string]string{"r.rego": ruleHeader + "\nreport contains result.fail([], \"x\") if count(5) > 1\n"})
+	if p.Line != 11 || !strings.Contains(p.Message, "count: invalid argument(s)") || !strings.Contains(p.Message, "want: (collection") {
+		t.Errorf("got %v", p)
+	}
+}
