@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -50,10 +51,14 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > MaxFileBytes {
-		return nil, &os.PathError{Op: "read", Path: path, Err: errFileTooLarge}
+	size := 0
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		if info.Size() > MaxFileBytes {
+			return nil, &os.PathError{Op: "read", Path: path, Err: errFileTooLarge}
+		}
+		size = int(info.Size())
 	}
-	data, err := readAtMost(f)
+	data, err := readAtMostSized(f, size)
 	if err != nil {
 		return nil, &os.PathError{Op: "read", Path: path, Err: unwrapPathError(err)}
 	}
@@ -63,10 +68,17 @@ func ReadFile(path string) ([]byte, error) {
 // readAtMost reads r to its end, or fails once it has more than
 // MaxFileBytes.
 func readAtMost(r io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
-	if err != nil {
+	return readAtMostSized(r, 0)
+}
+
+// readAtMostSized is readAtMost with the size r is expected to have, so
+// that a regular file is read into one buffer rather than a growing one.
+func readAtMostSized(r io.Reader, size int) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(r, MaxFileBytes+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if len(data) > MaxFileBytes {
 		return nil, errFileTooLarge
 	}
