@@ -2,8 +2,11 @@ package cli
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dslint/dslint/internal/engine"
 )
 
 const gpuDeployment = `apiVersion: apps/v1
@@ -265,5 +268,25 @@ func TestCustomRuleLinks(t *testing.T) {
 	write(t, filepath.Join(policy, "gpu.rego"), linked)
 	if _, out, _ := run(t, gpuDeployment, "--policy", policy, "-f", "sarif", "-"); !strings.Contains(out, `"helpUri": "https://wiki.example.com/gpu"`) {
 		t.Errorf("sarif with a related resource:\n%s", out)
+	}
+}
+
+// TestBuiltinRuleIDs: the ids read from file names are the rules' own.
+func TestBuiltinRuleIDs(t *testing.T) {
+	ids, err := builtinRuleIDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := loadEngine(engine.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, r := range eng.Rules() {
+		want = append(want, r.ID)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, want) {
+		t.Errorf("builtinRuleIDs = %v\nrules = %v", ids, want)
 	}
 }
