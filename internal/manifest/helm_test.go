@@ -41,3 +41,21 @@ func TestHelmTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineTemplateActions: a template whose actions all sit in values
+// parses as YAML, as mappings keyed by mappings; it is still a template.
+// Template text inside strings, as alerting ConfigMaps carry, is not.
+func TestInlineTemplateActions(t *testing.T) {
+	cases := map[string]bool{
+		"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n":                  true,
+		"apiVersion: v1\nkind: Pod\nmetadata:\n  labels: {{- include \"x\" . | nindent 4 }}\n": true,
+		"apiVersion: v1\nkind: ConfigMap\ndata:\n  tmpl: |\n    {{ .Labels.alertname }}\n":      false,
+		"apiVersion: v1\nkind: ConfigMap\ndata:\n  tmpl: \"{{ .Labels.alertname }}\"\n":         false,
+		"apiVersion: v1\nkind: ConfigMap\ndata: {a: {b: c}}\n":                                  false,
+	}
+	for src, want := range cases {
+		if got := Parse("t.yaml", []byte(src)).Template; got != want {
+			t.Errorf("Template = %v, want %v for:\n%s", got, want, src)
+		}
+	}
+}

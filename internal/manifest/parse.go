@@ -10,6 +10,7 @@ import (
 	"io"
 	"iter"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -66,6 +67,12 @@ func parse(name string, data []byte, maxErrors int) *File {
 	f := &File{Name: name, Data: data, Line: 1, errorsLeft: maxErrors}
 	if estimateNodes(data) <= MaxDocumentNodes {
 		if docs, _, ok := decodeAll(data); ok {
+			// "name: {{ .Release.Name }}" is valid YAML: a mapping whose
+			// key is a mapping, which no manifest has.
+			if bytes.Contains(data, []byte("{{")) && slices.ContainsFunc(docs, hasTemplateAction) {
+				f.Template = true
+				return f
+			}
 			f.add(docs)
 			return f
 		}
@@ -147,6 +154,19 @@ func (f *File) stopAt(line int) bool {
 }
 
 // partBytes is about how much of a large file Parts parses at a time: a
+// hasTemplateAction is true when a Go template action ("{{ x }}") was read
+// as YAML: a flow mapping whose key is a flow mapping.
+func hasTemplateAction(n *yaml.Node) bool {
+	if n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle != 0 {
+		for i := 0; i < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.MappingNode && k.Style&yaml.FlowStyle != 0 {
+				return true
+			}
+		}
+	}
+	return slices.ContainsFunc(n.Content, hasTemplateAction)
+}
+
 // parsed document takes some twenty times its size in memory.
 const partBytes = 1 << 20
 
