@@ -49,9 +49,9 @@ func TestInlineTemplateActions(t *testing.T) {
 	cases := map[string]bool{
 		"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n":                  true,
 		"apiVersion: v1\nkind: Pod\nmetadata:\n  labels: {{- include \"x\" . | nindent 4 }}\n": true,
-		"apiVersion: v1\nkind: ConfigMap\ndata:\n  tmpl: |\n    {{ .Labels.alertname }}\n":      false,
-		"apiVersion: v1\nkind: ConfigMap\ndata:\n  tmpl: \"{{ .Labels.alertname }}\"\n":         false,
-		"apiVersion: v1\nkind: ConfigMap\ndata: {a: {b: c}}\n":                                  false,
+		"apiVersion: v1\nkind: ConfigMap\ndata:\n  tmpl: |\n    {{ .Labels.alertname }}\n":     false,
+		"apiVersion: v1\nkind: ConfigMap\ndata:\n  tmpl: \"{{ .Labels.alertname }}\"\n":        false,
+		"apiVersion: v1\nkind: ConfigMap\ndata: {a: {b: c}}\n":                                 false,
 	}
 	for src, want := range cases {
 		if got := Parse("t.yaml", []byte(src)).Template; got != want {
