@@ -8,24 +8,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
 	yamlv2 "go.yaml.in/yaml/v2"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	corev1 "k8s.io/component-helpers/scheduling/corev1"
-	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/dslint/dslint/internal/cli"
+	"github.com/dslint/dslint/internal/differential/oracle"
 )
 
 // This file compares `dslint schedule --format json` (rego/placement.rego,
@@ -575,139 +572,6 @@ func encodeDoc(v any, asJSON bool) ([]byte, error) {
 	return toYAML(v)
 }
 
-// --- the oracle --------------------------------------------------------------
-
-var (
-	discard = logr.Discard()
-	// doNotSchedule is the scheduler's DoNotScheduleTaintsFilterFunc.
-	doNotSchedule = func(t *v1.Taint) bool {
-		return t.Effect == v1.TaintEffectNoSchedule || t.Effect == v1.TaintEffectNoExecute
-	}
-	noExecute = func(t *v1.Taint) bool { return t.Effect == v1.TaintEffectNoExecute }
-)
-
-// withDefaultTolerationSeconds is the DefaultTolerationSeconds admission
-// plugin (reference §2.5): not-ready and unreachable NoExecute for 300 s,
-// each unless the pod has a toleration with that key (or none) and effect
-// NoExecute (or none), whatever its operator and value.
-func withDefaultTolerationSeconds(tols []v1.Toleration) []v1.Toleration {
-	out := slices.Clone(tols)
-	for _, key := range []string{v1.TaintNodeNotReady, v1.TaintNodeUnreachable} {
-		has := false
-		for _, t := range tols {
-			if (t.Key == key || t.Key == "") && (t.Effect == v1.TaintEffectNoExecute || t.Effect == "") {
-				has = true
-			}
-		}
-		if !has {
-			out = append(out, v1.Toleration{Key: key, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: ptr[int64](300)})
-		}
-	}
-	return out
-}
-
-// addOrUpdateTolerationInPodSpec is pkg/apis/core/v1/helper's (reference
-// §5.1): a toleration that MatchToleration-equals the new one is replaced
-// by it (nothing changes if it is identical), otherwise the new one is
-// appended.
-func addOrUpdateTolerationInPodSpec(spec *v1.PodSpec, toleration *v1.Toleration) bool {
-	var newTolerations []v1.Toleration
-	updated := false
-	for i := range spec.Tolerations {
-		if toleration.MatchToleration(&spec.Tolerations[i]) {
-			if reflect.DeepEqual(*toleration, spec.Tolerations[i]) {
-				return false
-			}
-			newTolerations = append(newTolerations, *toleration)
-			updated = true
-			continue
-		}
-		newTolerations = append(newTolerations, spec.Tolerations[i])
-	}
-	if !updated {
-		newTolerations = append(newTolerations, *toleration)
-	}
-	spec.Tolerations = newTolerations
-	return true
-}
-
-// addOrUpdateDaemonPodTolerations is pkg/controller/daemon/util's
-// (reference §5.1).
-func addOrUpdateDaemonPodTolerations(spec *v1.PodSpec) {
-	auto := []struct {
-		key    string
-		effect v1.TaintEffect
-	}{
-		{v1.TaintNodeNotReady, v1.TaintEffectNoExecute},
-		{v1.TaintNodeUnreachable, v1.TaintEffectNoExecute},
-		{v1.TaintNodeDiskPressure, v1.TaintEffectNoSchedule},
-		{v1.TaintNodeMemoryPressure, v1.TaintEffectNoSchedule},
-		{v1.TaintNodePIDPressure, v1.TaintEffectNoSchedule},
-		{v1.TaintNodeUnschedulable, v1.TaintEffectNoSchedule},
-	}
-	if spec.HostNetwork {
-		auto = append(auto, struct {
-			key    string
-			effect v1.TaintEffect
-		}{v1.TaintNodeNetworkUnavailable, v1.TaintEffectNoSchedule})
-	}
-	for _, a := range auto {
-		addOrUpdateTolerationInPodSpec(spec, &v1.Toleration{Key: a.key, Operator: v1.TolerationOpExists, Effect: a.effect})
-	}
-}
-
-// expectPlacement is whether the pods of a workload of the kind with this
-// pod spec can land on the node, and if not the first reason the oracle
-// finds ("category: detail"). The TaintTolerationComparisonOperators gate
-// is off, as in dslint's default settings.
-func expectPlacement(kind string, spec *v1.PodSpec, node *v1.Node) (bool, string) {
-	const gate = false
-	affinity, err := nodeaffinity.GetRequiredNodeAffinity(&v1.Pod{Spec: *spec}).Match(node)
-	affinityWhy := "selector/affinity: nodeSelector and required node affinity do not match"
-	if err != nil {
-		affinityWhy += " (" + err.Error() + ")"
-	}
-	if kind == "DaemonSet" { // NodeShouldRunDaemonPod's shouldRun (reference §5.2)
-		pod := spec.DeepCopy()
-		pod.NodeName = node.Name
-		addOrUpdateDaemonPodTolerations(pod)
-		switch {
-		case spec.NodeName != "" && spec.NodeName != node.Name:
-			return false, "node-name: the template's nodeName names another node"
-		case !affinity:
-			return false, affinityWhy
-		}
-		if taint, bad := corev1.FindMatchingUntoleratedTaint(discard, node.Spec.Taints, pod.Tolerations, doNotSchedule, gate); bad {
-			return false, "taint: untolerated taint " + taint.ToString() + " (with the DaemonSet controller's tolerations)"
-		}
-		return true, ""
-	}
-	tols := withDefaultTolerationSeconds(spec.Tolerations)
-	if spec.NodeName != "" { // kubelet admission (reference §2.4)
-		switch {
-		case spec.NodeName != node.Name:
-			return false, "node-name: nodeName names another node"
-		case !affinity:
-			return false, affinityWhy
-		}
-		if taint, bad := corev1.FindMatchingUntoleratedTaint(discard, node.Spec.Taints, tols, noExecute, gate); bad {
-			return false, "taint: untolerated NoExecute taint " + taint.ToString() + " (kubelet admission)"
-		}
-		return true, ""
-	}
-	// The scheduler: NodeUnschedulable, TaintToleration, NodeAffinity.
-	if node.Spec.Unschedulable && !corev1.TolerationsTolerateTaint(discard, tols, &v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}, gate) {
-		return false, "unschedulable: the node is cordoned and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule"
-	}
-	if taint, bad := corev1.FindMatchingUntoleratedTaint(discard, node.Spec.Taints, tols, doNotSchedule, gate); bad {
-		return false, "taint: untolerated taint " + taint.ToString()
-	}
-	if !affinity {
-		return false, affinityWhy
-	}
-	return true, ""
-}
-
 // --- running the CLI ---------------------------------------------------------
 
 // placementCase is one generated cluster with its workloads, written out.
@@ -1026,7 +890,7 @@ func checkPlacementCase(t testing.TB, c *placementCase, pt *placementTally, isol
 			continue
 		}
 		for i, node := range c.nodes {
-			expect, why := expectPlacement(w.kind, w.spec, node)
+			expect, why := oracle.Placement(w.kind, w.spec, node)
 			pt.add(w.kind, expect, why)
 			got, ok := vs[node.Name]
 			if !ok {

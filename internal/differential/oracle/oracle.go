@@ -1,0 +1,165 @@
+// Package oracle says where the pods of a workload can land, by the
+// upstream Kubernetes Go code (k8s.io/component-helpers and the admission
+// and controller helpers of reference §2 and §5, quoted here where they are
+// not importable). It is the reference dslint's Rego is proven against: the
+// differential tests compare the two, and tools/gencorpus uses it to say
+// where each generated workload fits. dslint itself never imports it
+// (TestOracleIsNotLinkedIntoDslint).
+package oracle
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/go-logr/logr"
+	v1 "k8s.io/api/core/v1"
+	corev1 "k8s.io/component-helpers/scheduling/corev1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+)
+
+var (
+	discard = logr.Discard()
+	// doNotSchedule is the scheduler's DoNotScheduleTaintsFilterFunc.
+	doNotSchedule = func(t *v1.Taint) bool {
+		return t.Effect == v1.TaintEffectNoSchedule || t.Effect == v1.TaintEffectNoExecute
+	}
+	noExecute = func(t *v1.Taint) bool { return t.Effect == v1.TaintEffectNoExecute }
+)
+
+// WithDefaultTolerationSeconds is the DefaultTolerationSeconds admission
+// plugin (reference §2.5): not-ready and unreachable NoExecute for 300 s,
+// each unless the pod has a toleration with that key (or none) and effect
+// NoExecute (or none), whatever its operator and value.
+func WithDefaultTolerationSeconds(tols []v1.Toleration) []v1.Toleration {
+	out := slices.Clone(tols)
+	for _, key := range []string{v1.TaintNodeNotReady, v1.TaintNodeUnreachable} {
+		has := false
+		for _, t := range tols {
+			if (t.Key == key || t.Key == "") && (t.Effect == v1.TaintEffectNoExecute || t.Effect == "") {
+				has = true
+			}
+		}
+		if !has {
+			seconds := int64(300)
+			out = append(out, v1.Toleration{Key: key, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: &seconds})
+		}
+	}
+	return out
+}
+
+// addOrUpdateTolerationInPodSpec is pkg/apis/core/v1/helper's (reference
+// §5.1): a toleration that MatchToleration-equals the new one is replaced
+// by it (nothing changes if it is identical), otherwise the new one is
+// appended.
+func addOrUpdateTolerationInPodSpec(spec *v1.PodSpec, toleration *v1.Toleration) bool {
+	var newTolerations []v1.Toleration
+	updated := false
+	for i := range spec.Tolerations {
+		if toleration.MatchToleration(&spec.Tolerations[i]) {
+			if reflect.DeepEqual(*toleration, spec.Tolerations[i]) {
+				return false
+			}
+			newTolerations = append(newTolerations, *toleration)
+			updated = true
+			continue
+		}
+		newTolerations = append(newTolerations, spec.Tolerations[i])
+	}
+	if !updated {
+		newTolerations = append(newTolerations, *toleration)
+	}
+	spec.Tolerations = newTolerations
+	return true
+}
+
+// AddOrUpdateDaemonPodTolerations is pkg/controller/daemon/util's
+// (reference §5.1): the tolerations the DaemonSet controller gives its pods.
+func AddOrUpdateDaemonPodTolerations(spec *v1.PodSpec) {
+	auto := []struct {
+		key    string
+		effect v1.TaintEffect
+	}{
+		{v1.TaintNodeNotReady, v1.TaintEffectNoExecute},
+		{v1.TaintNodeUnreachable, v1.TaintEffectNoExecute},
+		{v1.TaintNodeDiskPressure, v1.TaintEffectNoSchedule},
+		{v1.TaintNodeMemoryPressure, v1.TaintEffectNoSchedule},
+		{v1.TaintNodePIDPressure, v1.TaintEffectNoSchedule},
+		{v1.TaintNodeUnschedulable, v1.TaintEffectNoSchedule},
+	}
+	if spec.HostNetwork {
+		auto = append(auto, struct {
+			key    string
+			effect v1.TaintEffect
+		}{v1.TaintNodeNetworkUnavailable, v1.TaintEffectNoSchedule})
+	}
+	for _, a := range auto {
+		addOrUpdateTolerationInPodSpec(spec, &v1.Toleration{Key: a.key, Operator: v1.TolerationOpExists, Effect: a.effect})
+	}
+}
+
+// Placement is whether the pods of a workload of the kind with this pod
+// spec can land on the node, and if not the first reason found ("category:
+// detail"). The TaintTolerationComparisonOperators gate is off, as in
+// dslint's default settings.
+func Placement(kind string, spec *v1.PodSpec, node *v1.Node) (bool, string) {
+	return For(kind, spec)(node)
+}
+
+// For is Placement for one workload and many nodes: what does not depend on
+// the node is worked out once.
+func For(kind string, spec *v1.PodSpec) func(node *v1.Node) (bool, string) {
+	const gate = false
+	required := nodeaffinity.GetRequiredNodeAffinity(&v1.Pod{Spec: *spec})
+	affinity := func(node *v1.Node) (bool, string) {
+		ok, err := required.Match(node)
+		if ok {
+			return true, ""
+		}
+		why := "selector/affinity: nodeSelector and required node affinity do not match"
+		if err != nil {
+			why += " (" + err.Error() + ")"
+		}
+		return ok, why
+	}
+	if kind == "DaemonSet" { // NodeShouldRunDaemonPod's shouldRun (reference §5.2)
+		pod := spec.DeepCopy()
+		AddOrUpdateDaemonPodTolerations(pod)
+		return func(node *v1.Node) (bool, string) {
+			if spec.NodeName != "" && spec.NodeName != node.Name {
+				return false, "node-name: the template's nodeName names another node"
+			}
+			if ok, why := affinity(node); !ok {
+				return false, why
+			}
+			if taint, bad := corev1.FindMatchingUntoleratedTaint(discard, node.Spec.Taints, pod.Tolerations, doNotSchedule, gate); bad {
+				return false, "taint: untolerated taint " + taint.ToString() + " (with the DaemonSet controller's tolerations)"
+			}
+			return true, ""
+		}
+	}
+	tols := WithDefaultTolerationSeconds(spec.Tolerations)
+	if spec.NodeName != "" { // kubelet admission (reference §2.4)
+		return func(node *v1.Node) (bool, string) {
+			if spec.NodeName != node.Name {
+				return false, "node-name: nodeName names another node"
+			}
+			if ok, why := affinity(node); !ok {
+				return false, why
+			}
+			if taint, bad := corev1.FindMatchingUntoleratedTaint(discard, node.Spec.Taints, tols, noExecute, gate); bad {
+				return false, "taint: untolerated NoExecute taint " + taint.ToString() + " (kubelet admission)"
+			}
+			return true, ""
+		}
+	}
+	// The scheduler: NodeUnschedulable, TaintToleration, NodeAffinity.
+	return func(node *v1.Node) (bool, string) {
+		if node.Spec.Unschedulable && !corev1.TolerationsTolerateTaint(discard, tols, &v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}, gate) {
+			return false, "unschedulable: the node is cordoned and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule"
+		}
+		if taint, bad := corev1.FindMatchingUntoleratedTaint(discard, node.Spec.Taints, tols, doNotSchedule, gate); bad {
+			return false, "taint: untolerated taint " + taint.ToString()
+		}
+		return affinity(node)
+	}
+}
