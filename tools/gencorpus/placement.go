@@ -6,7 +6,7 @@ package main
 //
 //	DIR/nodes.yaml         `kubectl get nodes -o yaml` of 5,000 nodes in 40 pools
 //	DIR/workloads/**.yaml  2,000 workloads in files of 10-60 objects
-//	DIR/expected.json      where each workload fits, by the generator's own model
+//	DIR/expected.json      where each workload fits, by the upstream code (internal/differential/oracle)
 //
 // Its random stream is separate from the corpus's, so the two never shift
 // each other.

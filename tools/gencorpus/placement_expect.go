@@ -1,15 +1,17 @@
 package main
 
-// Where each workload fits, by the generator's own model of SPEC §6 (the
-// scheduler's and DaemonSet controller's filters, as in
-// ../shared/reference/kubernetes-scheduling-semantics.md §9). It is written
+// Where each workload fits, by the upstream Kubernetes code through
+// internal/differential/oracle (the scheduler's, kubelet admission's and the
+// DaemonSet controller's filters, reference §2, §5 and §9). It is written
 // to expected.json beside the workloads as an independent reference for
 // `dslint schedule`; dslint does not read it.
 
 import (
 	"encoding/json"
-	"slices"
-	"strconv"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/dslint/dslint/internal/differential/oracle"
 )
 
 // placed is one workload and where it fits.
@@ -24,29 +26,14 @@ type placed struct {
 
 const sampleMax = 10
 
-// daemonTolerations are those the DaemonSet controller adds to its pods;
-// network-unavailable only with hostNetwork.
-var daemonTolerations = []toleration{
-	{key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute"},
-	{key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute"},
-	{key: "node.kubernetes.io/disk-pressure", operator: "Exists", effect: "NoSchedule"},
-	{key: "node.kubernetes.io/memory-pressure", operator: "Exists", effect: "NoSchedule"},
-	{key: "node.kubernetes.io/pid-pressure", operator: "Exists", effect: "NoSchedule"},
-	{key: unschedTaint, operator: "Exists", effect: "NoSchedule"},
-}
-
-// where fills in the nodes the workload fits.
-func (p *placed) where(c *cluster, s scheduling, daemon, hostNetwork bool) {
-	tols := s.tolerations
-	if daemon {
-		tols = append(slices.Clone(tols), daemonTolerations...)
-		if hostNetwork {
-			tols = append(tols, toleration{key: "node.kubernetes.io/network-unavailable", operator: "Exists", effect: "NoSchedule"})
-		}
-	}
+// where fills in the nodes the workload fits, as the upstream Kubernetes
+// code decides it (internal/differential/oracle): the generator has no
+// scheduling model of its own.
+func (p *placed) where(c *cluster, s scheduling, hostNetwork bool) {
+	fits := oracle.For(p.kind, s.podSpec(hostNetwork))
 	p.byPool = map[string]int{}
-	for _, nd := range c.nodes {
-		if !fits(s, tols, daemon, nd) {
+	for i, nd := range c.nodes {
+		if ok, _ := fits(c.apiNodes()[i]); !ok {
 			continue
 		}
 		p.eligible++
@@ -60,91 +47,56 @@ func (p *placed) where(c *cluster, s scheduling, daemon, hostNetwork bool) {
 	}
 }
 
-// fits is one cell of the matrix: node name, node selector and required
-// affinity, taints, and (for pods other than DaemonSet pods) cordoning. A
-// pod with nodeName bypasses the scheduler: the kubelet admits it checking
-// only the affinity and NoExecute taints (reference §2.4).
-func fits(s scheduling, tols []toleration, daemon bool, nd *node) bool {
-	if s.nodeName != "" && s.nodeName != nd.name {
-		return false
+// podSpec is the pod spec the manifest written for s decodes to, as far as
+// placement reads it.
+func (s scheduling) podSpec(hostNetwork bool) *v1.PodSpec {
+	spec := &v1.PodSpec{NodeName: s.nodeName, HostNetwork: hostNetwork}
+	for _, t := range s.tolerations {
+		tol := v1.Toleration{Key: t.key, Operator: v1.TolerationOperator(t.operator), Value: t.value, Effect: v1.TaintEffect(t.effect)}
+		if t.seconds > 0 {
+			seconds := int64(t.seconds)
+			tol.TolerationSeconds = &seconds
+		}
+		spec.Tolerations = append(spec.Tolerations, tol)
 	}
-	for _, l := range s.nodeSelector {
-		if v, ok := nd.labelMap[l.k]; !ok || v != l.v {
-			return false
+	if len(s.nodeSelector) > 0 {
+		spec.NodeSelector = map[string]string{}
+		for _, l := range s.nodeSelector {
+			spec.NodeSelector[l.k] = l.v
 		}
 	}
-	if len(s.required) > 0 && !slices.ContainsFunc(s.required, func(t []expr) bool { return termMatches(t, nd) }) {
-		return false
-	}
-	kubeletOnly := s.nodeName != "" && !daemon
-	for _, t := range nd.taints {
-		blocks := t.effect == "NoExecute" || (t.effect == "NoSchedule" && !kubeletOnly)
-		if blocks && !tolerated(tols, t) {
-			return false
-		}
-	}
-	return daemon || kubeletOnly || !nd.unschedulable || tolerated(tols, nodeTaint{unschedTaint, "", "NoSchedule"})
-}
-
-// termMatches ANDs a term's requirements; an empty term matches nothing.
-func termMatches(term []expr, nd *node) bool {
-	if len(term) == 0 {
-		return false
-	}
-	for _, e := range term {
-		if e.field {
-			if e.key != "metadata.name" || len(e.values) != 1 ||
-				(e.operator == "In") != (nd.name == e.values[0]) || (e.operator != "In" && e.operator != "NotIn") {
-				return false
+	if len(s.required) > 0 {
+		sel := &v1.NodeSelector{}
+		for _, term := range s.required {
+			var t v1.NodeSelectorTerm
+			for _, e := range term {
+				req := v1.NodeSelectorRequirement{Key: e.key, Operator: v1.NodeSelectorOperator(e.operator), Values: e.values}
+				if e.field {
+					t.MatchFields = append(t.MatchFields, req)
+				} else {
+					t.MatchExpressions = append(t.MatchExpressions, req)
+				}
 			}
-			continue
+			sel.NodeSelectorTerms = append(sel.NodeSelectorTerms, t)
 		}
-		if !exprMatches(e, nd.labelMap) {
-			return false
-		}
+		spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: sel}}
 	}
-	return true
+	return spec
 }
 
-func exprMatches(e expr, labels map[string]string) bool {
-	v, ok := labels[e.key]
-	switch e.operator {
-	case "In":
-		return ok && slices.Contains(e.values, v)
-	case "NotIn":
-		return !ok || !slices.Contains(e.values, v)
-	case "Exists":
-		return ok
-	case "DoesNotExist":
-		return !ok
-	case "Gt", "Lt":
-		if !ok || len(e.values) != 1 {
-			return false
+// apiNodes are the cluster's nodes as the API has them, made once.
+func (c *cluster) apiNodes() []*v1.Node {
+	if c.api == nil {
+		for _, nd := range c.nodes {
+			n := &v1.Node{}
+			n.Name, n.Labels, n.Spec.Unschedulable = nd.name, nd.labelMap, nd.unschedulable
+			for _, t := range nd.taints {
+				n.Spec.Taints = append(n.Spec.Taints, v1.Taint{Key: t.key, Value: t.value, Effect: v1.TaintEffect(t.effect)})
+			}
+			c.api = append(c.api, n)
 		}
-		have, err1 := strconv.ParseInt(v, 10, 64) // accepts leading zeros, as the scheduler does
-		want, err2 := strconv.ParseInt(e.values[0], 10, 64)
-		if err1 != nil || err2 != nil {
-			return false
-		}
-		return (e.operator == "Gt" && have > want) || (e.operator == "Lt" && have < want)
 	}
-	return false
-}
-
-// tolerated is TolerationsTolerateTaint with the comparison operators off.
-func tolerated(tols []toleration, t nodeTaint) bool {
-	return slices.ContainsFunc(tols, func(tol toleration) bool {
-		if (tol.effect != "" && tol.effect != t.effect) || (tol.key != "" && tol.key != t.key) {
-			return false
-		}
-		switch tol.operator {
-		case "", "Equal":
-			return tol.value == t.value
-		case "Exists":
-			return true
-		}
-		return false
-	})
+	return c.api
 }
 
 // The JSON of expected.json.

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	v1 "k8s.io/api/core/v1"
 )
 
 // nodeTaint is a taint on a node; value may be empty.
@@ -201,6 +203,7 @@ type cluster struct {
 	nodes  []*node
 	byPool map[string][]*node
 	calls  map[string]int // per case, for the variants every run must have
+	api    []*v1.Node     // the nodes as API objects (apiNodes)
 }
 
 // call counts the calls of a case: 0 the first time.

@@ -168,7 +168,7 @@ func (g *gen) placementWorkload(w *yw, c *cluster, item planItem, id int) placed
 	g.writeWorkload(w, item.kind.apiVersion, m)
 	g.placement = nil
 	p := placed{apiVersion: item.kind.apiVersion, kind: m.kind, namespace: ns, name: m.name, caseName: item.cs.name}
-	p.where(c, s, m.kind == "DaemonSet", g.hostNetwork)
+	p.where(c, s, g.hostNetwork)
 	return p
 }
 
