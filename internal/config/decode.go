@@ -94,9 +94,7 @@ func (d *decoder) setting(p pair) {
 	case "systemTaints":
 		c.SystemTaints = d.strings(p.value, path, nil)
 	case "nodes":
-		for _, s := range d.strings(p.value, path, nil) {
-			c.Nodes = append(c.Nodes, c.resolve(s))
-		}
+		c.Nodes = d.paths(c, p.value, path)
 	case "pools":
 		c.Pools = d.pools(p.value)
 	case "featureGates":
@@ -104,9 +102,7 @@ func (d *decoder) setting(p pair) {
 	case "exclude":
 		c.Exclude = d.strings(p.value, path, cleanGlob)
 	case "policies":
-		for _, s := range d.strings(p.value, path, nil) {
-			c.Policies = append(c.Policies, c.resolve(s))
-		}
+		c.Policies = d.paths(c, p.value, path)
 	}
 }
 
@@ -160,6 +156,15 @@ func (d *decoder) strings(n *yaml.Node, path []any, check func(string) (string, 
 			}
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// paths reads a list of paths, each resolved against the config's directory.
+func (d *decoder) paths(c *Config, n *yaml.Node, path []any) []string {
+	var out []string
+	for _, s := range d.strings(n, path, nil) {
+		out = append(out, c.resolve(s))
 	}
 	return out
 }
