@@ -44,20 +44,6 @@ type nodeJSON struct {
 	Pool string `json:"pool"`
 }
 
-type placementJSON struct {
-	Object   finding.Object `json:"object"`
-	File     string         `json:"file"`
-	Line     int            `json:"line"`
-	Eligible []string       `json:"eligible"`
-	Blocked  []blockedJSON  `json:"blocked"`
-}
-
-type blockedJSON struct {
-	Node   string `json:"node"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail"`
-}
-
 // writeScheduleJSON streams the document: a placement lists every node of
 // the inventory, so a large cluster makes a large document, and only one
 // placement is held at a time. Each node and placement is one compact line.
@@ -220,16 +206,6 @@ func writeItem(w *bufio.Writer, i int, v any) error {
 	}
 	_, err = w.Write(b)
 	return err
-}
-
-// eachNode calls f with the verdict on every node, in inventory order.
-func eachNode(inv *inventory.Inventory, p engine.Placement, f func(*inventory.Node, engine.NodeVerdict)) {
-	for _, pv := range p.Pools {
-		pool := inv.Pools[pv.Pool]
-		for j, n := range pool.Nodes {
-			f(n, pv.Node(j))
-		}
-	}
 }
 
 // --- the matrix, shared by text and markdown ------------------------------
