@@ -11,11 +11,13 @@ import (
 // every place a node can start (a word, a flow collection, a quote) and
 // twice each indicator that can also make a collection or an empty value
 // (": ", "- ", "{"), three times one that can make an empty key too ("?",
-// ": " after no key), so that it never counts fewer nodes than the decoder
-// makes (FuzzParse checks it). Only the text of block scalars (| and >) is skipped, one
-// node whatever its length, since ConfigMaps carry large ones; quoted
-// scalars and comments are counted word by word, since telling where they
-// end takes a parser.
+// ": " after no key, or after an anchor, alias, tag or quote, where ":" is
+// an indicator even before a non-blank), so that it never counts fewer
+// nodes than the decoder makes (FuzzParse checks it, and a test tries every
+// short text of YAML's indicators). Only the text of block scalars (| and >)
+// is skipped, one node whatever its length, since ConfigMaps carry large
+// ones; quoted scalars and comments are counted word by word, since telling
+// where they end takes a parser.
 func estimateNodes(doc []byte) int {
 	if len(doc) < smallDocument {
 		return min(len(doc)*maxNodesPerByte+1, MaxDocumentNodes)
@@ -33,8 +35,10 @@ const (
 
 // scanNodes is estimateNodes' count, byte by byte.
 func scanNodes(doc []byte) int {
+	doc = plainBreaks(doc)
 	n := 1 // the document
 	inWord := false
+	plain := false // the word can be a plain scalar, where ":x" is text
 	for i := 0; i < len(doc); i++ {
 		switch c := doc[i]; {
 		case c == '\n':
@@ -53,7 +57,7 @@ func scanNodes(doc []byte) int {
 		case c == ']' || c == '}':
 			inWord = false
 		case c == ':' || c == '-' || c == '?':
-			if i+1 == len(doc) || isBlank(doc[i+1]) || !inWord {
+			if i+1 == len(doc) || isBlank(doc[i+1]) || !inWord || !plain {
 				n += 2 // an indicator, or a word it starts
 				if c != '-' && !inWord {
 					n++ // an empty key: ": x", "?"
@@ -63,9 +67,51 @@ func scanNodes(doc []byte) int {
 		case !inWord:
 			n++
 			inWord = true
+			plain = c != '&' && c != '*' && c != '!' && c != '"' && c != '\''
 		}
 	}
 	return n
+}
+
+// otherBreaks are the line breaks YAML knows besides "\n" and "\r\n": a
+// lone "\r", NEL, and the Unicode line and paragraph separators.
+var otherBreaks = [][]byte{[]byte("\r"), []byte("\u0085"), []byte("\u2028"), []byte("\u2029")}
+
+// plainBreaks returns doc with every other line break written as "\n",
+// after spaces that keep each byte where it was, so that the count, which
+// knows lines by "\n" only, sees the lines the decoder sees. doc itself is
+// returned when it has none, as nearly every document.
+func plainBreaks(doc []byte) []byte {
+	odd := false
+	for _, b := range otherBreaks[1:] {
+		odd = odd || bytes.Contains(doc, b)
+	}
+	for i := bytes.IndexByte(doc, '\r'); i >= 0 && !odd; {
+		odd = i+1 == len(doc) || doc[i+1] != '\n'
+		j := bytes.IndexByte(doc[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	if !odd {
+		return doc
+	}
+	out := bytes.Clone(doc)
+	for i := 0; i < len(out); i++ {
+		for _, b := range otherBreaks {
+			if !bytes.HasPrefix(out[i:], b) || (b[0] == '\r' && i+1 < len(out) && out[i+1] == '\n') {
+				continue
+			}
+			for k := range len(b) - 1 {
+				out[i+k] = ' '
+			}
+			out[i+len(b)-1] = '\n'
+			i += len(b) - 1
+			break
+		}
+	}
+	return out
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
@@ -79,7 +125,9 @@ var blockHeader = regexp.MustCompile(`^( *)((?:- +|\? +)*)(?:[^\s#"'\[\]{},][^#"
 // blockScalarEnd: when the line that ends at the line break nl is a block
 // scalar header, the scalar's text is the lines after it indented deeper
 // than the header's key or entry, and blank lines; blockScalarEnd returns
-// where they end.
+// where they end, or where the first of them with a quote starts: the
+// "header" may be a line of a quoted scalar that the quote closes, with YAML
+// after it to count.
 func blockScalarEnd(doc []byte, nl int) (int, bool) {
 	start := bytes.LastIndexByte(doc[:nl], '\n') + 1
 	line := doc[start:nl]
@@ -100,11 +148,14 @@ func blockScalarEnd(doc []byte, nl int) (int, bool) {
 		if j < len(doc) && doc[j] != '\n' && doc[j] != '\r' && j-i <= column {
 			break
 		}
+		end := len(doc)
 		if k := bytes.IndexByte(doc[j:], '\n'); k >= 0 {
-			i = j + k + 1
-		} else {
-			i = len(doc)
+			end = j + k + 1
 		}
+		if bytes.ContainsAny(doc[j:end], `"'`) {
+			break
+		}
+		i = end
 	}
 	return i, true
 }

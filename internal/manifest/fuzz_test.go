@@ -17,6 +17,7 @@ func FuzzParse(f *testing.F) {
 		"- a\n- b\n",
 		"k: |\n  x: [1, 2]\nl: [1, 2]\n- k: >-\n    x\n  l: {a, b}\n",
 		"{a: \"x: |\n  y\", b: [1, 2]}\n? a\n: b\n",
+		"a: 1\u2028b: [&x c:, 'd':e]\u0085- \rk: |\n  x\u2029l: 2\n",
 		"",
 	} {
 		f.Add([]byte(seed))
