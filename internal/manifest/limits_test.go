@@ -140,10 +140,24 @@ func TestLargeDocumentIsRefused(t *testing.T) {
 	if len(f.Docs) != 2 || f.Docs[1].Content[0].Line != 5 {
 		t.Errorf("%d documents kept, want the two small ones at file-wide lines", len(f.Docs))
 	}
-	// Large block scalars (dashboards in ConfigMaps) are one node each.
-	text := "data:\n  dashboard.json: |\n" + strings.Repeat("    {\"a\": [1, 2, 3], \"b\": {\"c\": [4, 5]}},\n", MaxDocumentNodes/8)
+	// Large block scalars (scripts in ConfigMaps) are one node each, up to
+	// the first line with a quote; from there on their words are counted,
+	// which still takes a JSON dashboard of several MB.
+	text := "data:\n  run.sh: |\n" + strings.Repeat("    [ -d /x ] && { a, b, c: d, e: [1, 2, 3] }\n", MaxDocumentNodes/8)
 	if f := Parse("cm.yaml", []byte(text)); len(f.SyntaxErrors) > 0 {
 		t.Errorf("a large block scalar: %+v", f.SyntaxErrors)
+	}
+	panel := `
+        {
+          "datasource": "$datasource",
+          "fieldConfig": {"defaults": {"unit": "bytes"}},
+          "gridPos": {"h": 8, "w": 12, "x": 0, "y": 0},
+          "targets": [{"expr": "sum(rate(node_cpu_seconds_total{mode!=\"idle\"}[5m]))", "refId": "A"}],
+          "title": "CPU"
+        },`
+	dashboard := "data:\n  dashboard.json: |\n    {\"panels\": [" + strings.Repeat(panel, 12000) + "\n    {}]}\n"
+	if f := Parse("dashboard.yaml", []byte(dashboard)); len(f.SyntaxErrors) > 0 || len(dashboard) < 3<<20 {
+		t.Errorf("a %.1f MB dashboard: %+v", float64(len(dashboard))/(1<<20), f.SyntaxErrors)
 	}
 }
 
