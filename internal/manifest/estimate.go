@@ -73,45 +73,46 @@ func scanNodes(doc []byte) int {
 	return n
 }
 
-// otherBreaks are the line breaks YAML knows besides "\n" and "\r\n": a
-// lone "\r", NEL, and the Unicode line and paragraph separators.
-var otherBreaks = [][]byte{[]byte("\r"), []byte("\u0085"), []byte("\u2028"), []byte("\u2029")}
-
-// plainBreaks returns doc with every other line break written as "\n",
-// after spaces that keep each byte where it was, so that the count, which
-// knows lines by "\n" only, sees the lines the decoder sees. doc itself is
+// plainBreaks returns doc with each of YAML's other line breaks (a lone
+// "\r", NEL, the Unicode line and paragraph separators) written as "\n",
+// after spaces that keep every byte where it was, so that the count, which
+// knows lines by "\n", sees the lines the decoder sees. doc itself is
 // returned when it has none, as nearly every document.
 func plainBreaks(doc []byte) []byte {
-	odd := false
-	for _, b := range otherBreaks[1:] {
-		odd = odd || bytes.Contains(doc, b)
+	if bytes.IndexByte(doc, '\r') < 0 && bytes.IndexByte(doc, 0xc2) < 0 && bytes.IndexByte(doc, 0xe2) < 0 {
+		return doc // none of them can start here
 	}
-	for i := bytes.IndexByte(doc, '\r'); i >= 0 && !odd; {
-		odd = i+1 == len(doc) || doc[i+1] != '\n'
-		j := bytes.IndexByte(doc[i+1:], '\r')
-		if j < 0 {
-			break
+	var out []byte
+	for i := 0; i < len(doc); i++ {
+		n := otherBreak(doc[i:])
+		if n == 0 {
+			continue
 		}
-		i += j + 1
+		if out == nil {
+			out = bytes.Clone(doc)
+		}
+		copy(out[i:i+n-1], "  ")
+		out[i+n-1] = '\n'
+		i += n - 1
 	}
-	if !odd {
+	if out == nil {
 		return doc
 	}
-	out := bytes.Clone(doc)
-	for i := 0; i < len(out); i++ {
-		for _, b := range otherBreaks {
-			if !bytes.HasPrefix(out[i:], b) || (b[0] == '\r' && i+1 < len(out) && out[i+1] == '\n') {
-				continue
-			}
-			for k := range len(b) - 1 {
-				out[i+k] = ' '
-			}
-			out[i+len(b)-1] = '\n'
-			i += len(b) - 1
-			break
-		}
-	}
 	return out
+}
+
+// otherBreak is the length of the line break b starts with when it is one
+// YAML knows besides "\n" and "\r\n", and 0 when it is not.
+func otherBreak(b []byte) int {
+	switch {
+	case b[0] == '\r' && (len(b) == 1 || b[1] != '\n'):
+		return 1
+	case bytes.HasPrefix(b, []byte("\u0085")):
+		return 2
+	case bytes.HasPrefix(b, []byte("\u2028")), bytes.HasPrefix(b, []byte("\u2029")):
+		return 3
+	}
+	return 0
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -206,7 +206,7 @@ func TestEstimateNodesIsHigh(t *testing.T) {
 // thousands of runs; trying them all found more, such as "a:\u2028" and
 // "[&a:]".
 func TestEstimateShortTexts(t *testing.T) {
-	alphabet := []string{":", " ", "-", "?", "{", "}", "[", "]", ",", "a", "0", "\n", "\r", "\t", "\u0085", "\u2028",
+	alphabet := []string{":", " ", "-", "?", "{", "}", "[", "]", ",", "a", "0", "\n", "\r", "\t", "\u0085", "\u2028", "\u2029",
 		"\ufeff", "|", ">", "&", "*", "!", "#", "'", `"`, "%", ".", `\`, "<"}
 	var try func(text string, more int)
 	try = func(text string, more int) {
