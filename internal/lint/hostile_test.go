@@ -3,11 +3,13 @@ package lint
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/dslint/dslint"
 	"github.com/dslint/dslint/internal/engine"
@@ -181,5 +183,53 @@ func TestLargeFileInParts(t *testing.T) {
 	}
 	if res.Summary.Objects < 25 {
 		t.Errorf("%d objects, want every ConfigMap", res.Summary.Objects)
+	}
+}
+
+// TestUTF16Files: a file saved as UTF-16 with a byte order mark (Windows
+// PowerShell's > writes UTF-16LE with CRLF) is linted like its UTF-8 text:
+// same findings at the same lines, comments read, documents split. UTF-16
+// that does not decode is a parse error, not a decoding of all of it.
+func TestUTF16Files(t *testing.T) {
+	text := "apiVersion: v1\r\nkind: ConfigMap\r\nmetadata: {name: c}\r\n---\r\n" +
+		"apiVersion: v1\r\nkind: Pod\r\nmetadata: {name: p}\r\nspec:\r\n  tolerations:\r\n" +
+		"    # dslint:ignore wildcard-toleration the log agent runs everywhere\r\n" +
+		"    - operator: Exists\r\n    - {key: gpu, operator: Exists, value: \"yes\"}\r\n"
+	eng := newEngine(t)
+	lint := func(data []byte) string {
+		path := filepath.Join(t.TempDir(), "nodes.yaml")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := lintFile(t, eng, path)
+		got := fmt.Sprintf("%d objects:", res.Summary.Objects)
+		for _, f := range res.Findings {
+			got += fmt.Sprintf(" %d:%d %s %v;", f.Line, f.Column, f.Rule, f.Suppressed)
+		}
+		return got
+	}
+	want := lint([]byte(text))
+	if !strings.Contains(want, "2 objects: 11:7 wildcard-toleration true; 12:7 toleration-without-node-selector false; 12:36 invalid-toleration false;") {
+		t.Fatalf("the UTF-8 text gives %s", want)
+	}
+	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
+		var data []byte
+		for _, u := range append([]uint16{0xFEFF}, utf16.Encode([]rune(text))...) {
+			data = order.AppendUint16(data, u)
+		}
+		if got := lint(data); got != want {
+			t.Errorf("UTF-16 %v: %s, want %s", order, got, want)
+		}
+	}
+	// "a:\nb: " and then: one byte; a high surrogate at the end; a low
+	// surrogate before "c".
+	for _, data := range []string{
+		"\xff\xfea\x00:\x00\n\x00b\x00:\x00 \x00c",
+		"\xff\xfea\x00:\x00\n\x00b\x00:\x00 \x00\x00\xd8",
+		"\xfe\xff\x00a\x00:\x00\n\x00b\x00:\x00 \xdc\x00\x00c",
+	} {
+		if got := lint([]byte(data)); got != "0 objects: 2:4 parse-error false;" {
+			t.Errorf("%q: %s, want a parse error at 2:4", data, got)
+		}
 	}
 }

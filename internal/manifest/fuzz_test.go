@@ -18,6 +18,7 @@ func FuzzParse(f *testing.F) {
 		"k: |\n  x: [1, 2]\nl: [1, 2]\n- k: >-\n    x\n  l: {a, b}\n",
 		"{a: \"x: |\n  y\", b: [1, 2]}\n? a\n: b\n",
 		"a: 1\u2028b: [&x c:, 'd':e]\u0085- \rk: |\n  x\u2029l: 2\n",
+		"\xff\xfea\x00:\x00 \x00[\x00?\x00]\x00\r\x00\n\x00#\x00 \x00\x3d\xd8\x00\xde", // UTF-16LE with a surrogate pair
 		"",
 	} {
 		f.Add([]byte(seed))

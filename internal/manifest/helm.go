@@ -25,7 +25,7 @@ var helmSource = regexp.MustCompile(`^#\s*Source:\s*(\S(?:.*\S)?)\s*$`)
 // FindHelmTemplates finds the documents of data that carry a "# Source:"
 // comment.
 func FindHelmTemplates(data []byte) HelmTemplates {
-	data = bytes.TrimPrefix(data, utf8BOM)
+	data, _ = utf8Text(data)
 	var out HelmTemplates
 	open := false // the last template found ends where the next document starts
 	for c := range splitDocuments(data) {

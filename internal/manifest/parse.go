@@ -5,6 +5,7 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -21,7 +23,7 @@ import (
 // File is one parsed input file.
 type File struct {
 	Name string       // display name, slash-separated
-	Data []byte       // the bytes as read (BOM removed); never written back
+	Data []byte       // the text as read, as UTF-8 without a BOM; never written back
 	Docs []*yaml.Node // document nodes, in file order, with file-wide positions
 	// SyntaxErrors are the documents that failed to parse; the documents
 	// before and after them are still in Docs.
@@ -49,6 +51,49 @@ type SyntaxError struct {
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// utf8Text returns data as UTF-8 without a byte order mark. YAML files may
+// also be UTF-16 with a byte order mark (Windows PowerShell's > writes them,
+// kubectl get nodes -o yaml > nodes.yaml among them); the decoder reads
+// those, but splitting documents, reading comments and counting nodes take
+// UTF-8, so they are converted first. UTF-16 that does not decode (a lone
+// surrogate, an odd byte at the end) is a SyntaxError at the character, and
+// data is returned as it is.
+func utf8Text(data []byte) ([]byte, *SyntaxError) {
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		order = binary.BigEndian
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		order = binary.LittleEndian
+	default:
+		return bytes.TrimPrefix(data, utf8BOM), nil
+	}
+	units := data[2:]
+	text := make([]byte, 0, len(units))
+	bad := func(what string) ([]byte, *SyntaxError) {
+		line := bytes.Count(text, []byte("\n")) + 1
+		column := utf8.RuneCount(text[bytes.LastIndexByte(text, '\n')+1:]) + 1
+		return data, &SyntaxError{Line: line, Column: column, Message: what + " (the file starts with a UTF-16 byte order mark)"}
+	}
+	for i := 0; i < len(units); i += 2 {
+		if i+2 > len(units) {
+			return bad("incomplete UTF-16 character")
+		}
+		r := rune(order.Uint16(units[i:]))
+		if utf16.IsSurrogate(r) {
+			if i+4 > len(units) {
+				return bad("incomplete UTF-16 surrogate pair")
+			}
+			if r = utf16.DecodeRune(r, rune(order.Uint16(units[i+2:]))); r == utf8.RuneError {
+				return bad("invalid UTF-16 surrogate pair")
+			}
+			i += 2
+		}
+		text = utf8.AppendRune(text, r)
+	}
+	return text, nil
+}
+
 // Parse decodes every document of data. One decoder reads the whole file so
 // that line numbers are file-wide. A syntax error stops a decoder for good and
 // can take the documents before it along (the decoder reads ahead), so a file
@@ -63,8 +108,14 @@ func Parse(name string, data []byte) *File {
 
 // parse is Parse recording at most maxErrors SyntaxErrors.
 func parse(name string, data []byte, maxErrors int) *File {
-	data = bytes.TrimPrefix(data, utf8BOM)
+	data, bad := utf8Text(data)
 	f := &File{Name: name, Data: data, Line: 1, errorsLeft: maxErrors}
+	if bad != nil {
+		// Not decoded at all: the decoder would build every node before
+		// the bad character, unbounded by the node count.
+		f.SyntaxErrors = []SyntaxError{*bad}
+		return f
+	}
 	if estimateNodes(data) <= MaxDocumentNodes {
 		if docs, _, ok := decodeAll(data); ok {
 			// "name: {{ .Release.Name }}" is valid YAML: a mapping whose
@@ -177,8 +228,8 @@ const partBytes = 1 << 20
 // template is one File, marked Template.
 func Parts(name string, data []byte) iter.Seq[*File] {
 	return func(yield func(*File) bool) {
-		data = bytes.TrimPrefix(data, utf8BOM)
-		if len(data) <= partBytes {
+		data, bad := utf8Text(data)
+		if len(data) <= partBytes || bad != nil {
 			yield(Parse(name, data))
 			return
 		}
