@@ -222,9 +222,11 @@ func TestUTF16Files(t *testing.T) {
 		}
 	}
 	// "a:\nb: " and then: one byte; a high surrogate at the end; a low
-	// surrogate before "c".
+	// surrogate before "c". Then "a\u2028b: " and one byte: U+2028 breaks
+	// lines in YAML.
 	for _, data := range []string{
 		"\xff\xfea\x00:\x00\n\x00b\x00:\x00 \x00c",
+		"\xff\xfea\x00\x28\x20b\x00:\x00 \x00c",
 		"\xff\xfea\x00:\x00\n\x00b\x00:\x00 \x00\x00\xd8",
 		"\xfe\xff\x00a\x00:\x00\n\x00b\x00:\x00 \xdc\x00\x00c",
 	} {

@@ -71,8 +71,7 @@ func utf8Text(data []byte) ([]byte, *SyntaxError) {
 	units := data[2:]
 	text := make([]byte, 0, len(units))
 	bad := func(what string) ([]byte, *SyntaxError) {
-		line := bytes.Count(text, []byte("\n")) + 1
-		column := utf8.RuneCount(text[bytes.LastIndexByte(text, '\n')+1:]) + 1
+		line, column := positionAfter(text)
 		return data, &SyntaxError{Line: line, Column: column, Message: what + " (the file starts with a UTF-16 byte order mark)"}
 	}
 	for i := 0; i < len(units); i += 2 {
@@ -386,6 +385,26 @@ var readerProblems = map[string]bool{
 	"invalid length of a UTF-8 sequence": true,
 	"invalid Unicode character":          true,
 	"control characters are not allowed": true,
+}
+
+// positionAfter is the line and column of a character that would follow
+// text, with lines broken as lastLine breaks them.
+func positionAfter(text []byte) (line, column int) {
+	line, column = 1, 1
+	for i, r := range string(text) {
+		switch r {
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				continue // the "\n" breaks the line
+			}
+			line, column = line+1, 1
+		case '\n', '\u0085', '\u2028', '\u2029':
+			line, column = line+1, 1
+		default:
+			column++
+		}
+	}
+	return line, column
 }
 
 // lastLine is the number of the last line of data that holds anything, with
