@@ -81,23 +81,20 @@ func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
 
 // placementEncoder writes the "eligible" and "blocked" members of a
 // placement. Pools judged as a whole are the rule, so the list of a pool's
-// node names, and of its blocked entries for a given verdict, is encoded once
-// and copied into every placement that has it; node names and details are
-// quoted once.
+// node names is encoded once and copied into every placement that has it.
+// An entry of "blocked" is the node's head, encoded once per node, and its
+// verdict's reason and detail, encoded once per pool of a placement (caching
+// whole blocked lists by verdict missed on most placements, whose details
+// name their own selectors, and cost more than it saved).
 type placementEncoder struct {
-	inv      *inventory.Inventory
-	quoted   map[string][]byte
-	names    map[int][]byte
-	blockeds map[blockedKey][]byte
-}
-
-type blockedKey struct {
-	pool    int
-	verdict engine.NodeVerdict
+	inv    *inventory.Inventory
+	quoted map[string][]byte
+	heads  map[*inventory.Node][]byte // `{"node":"name"` by node
+	names  map[int][]byte
 }
 
 func newPlacementEncoder(inv *inventory.Inventory) *placementEncoder {
-	return &placementEncoder{inv: inv, quoted: map[string][]byte{}, names: map[int][]byte{}, blockeds: map[blockedKey][]byte{}}
+	return &placementEncoder{inv: inv, quoted: map[string][]byte{}, heads: map[*inventory.Node][]byte{}, names: map[int][]byte{}}
 }
 
 // write writes `"eligible":[...],"blocked":[...]`.
@@ -120,15 +117,25 @@ func (e *placementEncoder) write(w *bufio.Writer, p engine.Placement) {
 	w.WriteString(`],"blocked":[`)
 	sep = false
 	for _, pv := range p.Pools {
-		if pv.Nodes == nil {
-			if !pv.Fits {
-				sep = segment(w, e.poolBlocked(pv.Pool, pv.NodeVerdict), sep)
-			}
-			continue
+		// Most nodes share the pool's verdict (its Others when the pool
+		// is split): that reason and detail are quoted once per pool.
+		common := pv.NodeVerdict
+		if pv.Nodes != nil {
+			common = pv.Others
+		}
+		var tail []byte
+		if !common.Fits {
+			tail = e.verdictTail(nil, common)
 		}
 		for j, n := range e.inv.Pools[pv.Pool].Nodes {
-			if v := pv.Node(j); !v.Fits {
-				sep = segment(w, e.blocked(nil, n, v), sep)
+			v, apart := pv.Nodes[j]
+			switch {
+			case !apart && !common.Fits:
+				sep = segment(w, e.nodeHead(n), sep)
+				w.Write(tail)
+			case apart && !v.Fits:
+				sep = segment(w, e.nodeHead(n), sep)
+				w.Write(e.verdictTail(nil, v))
 			}
 		}
 	}
@@ -162,24 +169,19 @@ func (e *placementEncoder) poolNames(pool int) []byte {
 	return b
 }
 
-func (e *placementEncoder) poolBlocked(pool int, v engine.NodeVerdict) []byte {
-	k := blockedKey{pool, v}
-	b, ok := e.blockeds[k]
+// nodeHead is the start of a node's entry of "blocked": `{"node":"name"`.
+func (e *placementEncoder) nodeHead(n *inventory.Node) []byte {
+	h, ok := e.heads[n]
 	if !ok {
-		for i, n := range e.inv.Pools[pool].Nodes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = e.blocked(b, n, v)
-		}
-		e.blockeds[k] = b
+		h = append([]byte(`{"node":`), e.quote(n.Name)...)
+		e.heads[n] = h
 	}
-	return b
+	return h
 }
 
-// blocked appends one entry of "blocked" to b.
-func (e *placementEncoder) blocked(b []byte, n *inventory.Node, v engine.NodeVerdict) []byte {
-	b = append(append(b, `{"node":`...), e.quote(n.Name)...)
+// verdictTail appends the rest of an entry of "blocked" to b: the verdict's
+// reason and detail, and the closing brace.
+func (e *placementEncoder) verdictTail(b []byte, v engine.NodeVerdict) []byte {
 	b = append(append(b, `,"reason":`...), e.quote(v.Reason)...)
 	b = append(append(b, `,"detail":`...), e.quote(v.Detail)...)
 	return append(b, '}')
