@@ -75,6 +75,8 @@ var pipelineSeeds = []string{
 	"# Source: chart/templates/ds.yaml\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: d}\n",
 	"apiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {a: b}}\nspec: {taints: [{key: k, effect: NoSchedule}]}\n",
 	"\xef\xbb\xbf{\"apiVersion\": \"v1\", \"kind\": \"Pod\"}",
+	// UTF-16LE: "kind: Pod\r\nspec: {tolerations: [{operator: Exists}]} # dslint:ignore x"
+	"\xff\xfek\x00i\x00n\x00d\x00:\x00 \x00P\x00o\x00d\x00\r\x00\n\x00s\x00p\x00e\x00c\x00:\x00 \x00{\x00t\x00o\x00l\x00e\x00r\x00a\x00t\x00i\x00o\x00n\x00s\x00:\x00 \x00[\x00{\x00o\x00p\x00e\x00r\x00a\x00t\x00o\x00r\x00:\x00 \x00E\x00x\x00i\x00s\x00t\x00s\x00}\x00]\x00}\x00 \x00#\x00 \x00d\x00s\x00l\x00i\x00n\x00t\x00:\x00i\x00g\x00n\x00o\x00r\x00e\x00 \x00x\x00",
 	"",
 }
 
