@@ -388,7 +388,8 @@ var readerProblems = map[string]bool{
 }
 
 // positionAfter is the line and column of a character that would follow
-// text, with lines broken as lastLine breaks them.
+// text, with lines broken as YAML breaks them: CR LF, a lone CR, LF, NEL, LS
+// and PS.
 func positionAfter(text []byte) (line, column int) {
 	line, column = 1, 1
 	for i, r := range string(text) {
@@ -407,26 +408,13 @@ func positionAfter(text []byte) (line, column int) {
 	return line, column
 }
 
-// lastLine is the number of the last line of data that holds anything, with
-// lines broken as YAML breaks them: CR LF, a lone CR, LF, NEL, LS and PS.
+// lastLine is the number of the last line of data that holds anything.
 func lastLine(data []byte) int {
-	n, atBreak := 1, false
-	for i, r := range string(data) {
-		atBreak = false
-		switch r {
-		case '\r':
-			if i+1 < len(data) && data[i+1] == '\n' {
-				continue
-			}
-			n, atBreak = n+1, true
-		case '\n', '\u0085', '\u2028', '\u2029':
-			n, atBreak = n+1, true
-		}
+	line, column := positionAfter(data)
+	if column == 1 && line > 1 {
+		line-- // data ends with a line break
 	}
-	if atBreak && n > 1 {
-		n--
-	}
-	return n
+	return line
 }
 
 // firstBadByte finds the first byte a YAML reader refuses: invalid UTF-8 or a
