@@ -74,16 +74,23 @@ func (d *decoder) document(f *manifest.File) {
 	}
 }
 
+// field records where the field p of the mapping at path is written and
+// reports whether it is to be decoded: a key outside known is an error, and
+// a null value ("key:" with everything below commented out) is as if absent.
+func (d *decoder) field(p pair, path []any, known []string) bool {
+	d.record(with(path, p.name), p.key)
+	if !slices.Contains(known, p.name) {
+		d.errorf(p.key, path, "unknown key %s (known: %s)", quote(p.name), strings.Join(known, ", "))
+		return false
+	}
+	return !isNull(p.value)
+}
+
 // setting decodes one top-level key.
 func (d *decoder) setting(p pair) {
 	c, path := d.cfg, []any{p.name}
-	d.record(path, p.key)
-	if !slices.Contains(topKeys, p.name) {
-		d.errorf(p.key, nil, "unknown key %s (known: %s)", quote(p.name), strings.Join(topKeys, ", "))
+	if !d.field(p, nil, topKeys) {
 		return
-	}
-	if isNull(p.value) {
-		return // "key:" with everything below commented out: as if absent
 	}
 	c.set[p.name] = true
 	switch p.name {

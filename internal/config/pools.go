@@ -1,11 +1,6 @@
 package config
 
-import (
-	"slices"
-	"strings"
-
-	"sigs.k8s.io/kustomize/kyaml/yaml"
-)
+import "sigs.k8s.io/kustomize/kyaml/yaml"
 
 // pools decodes the pools sequence. Kubernetes validity of label keys and
 // values and of taint keys is left to the inventory, which checks nodes from
@@ -36,15 +31,10 @@ func (d *decoder) pool(n, raw *yaml.Node, path []any) (p Pool, nameNode *yaml.No
 	before := len(d.errs)
 	p = Pool{Count: 1, Line: raw.Line, Column: raw.Column}
 	for _, f := range d.mapping(n, path) {
+		if !d.field(f, path, poolKeys) {
+			continue
+		}
 		fpath := with(path, f.name)
-		d.record(fpath, f.key)
-		if !slices.Contains(poolKeys, f.name) {
-			d.errorf(f.key, path, "unknown key %s (known: %s)", quote(f.name), strings.Join(poolKeys, ", "))
-			continue
-		}
-		if isNull(f.value) {
-			continue
-		}
 		switch f.name {
 		case "name":
 			nameNode = f.value
@@ -120,15 +110,10 @@ func (d *decoder) taint(n, raw *yaml.Node, path []any) (Taint, bool) {
 	t := Taint{Line: raw.Line, Column: raw.Column}
 	written := map[string]bool{}
 	for _, f := range d.mapping(n, path) {
+		if !d.field(f, path, taintKeys) {
+			continue
+		}
 		fpath := with(path, f.name)
-		d.record(fpath, f.key)
-		if !slices.Contains(taintKeys, f.name) {
-			d.errorf(f.key, path, "unknown key %s (known: %s)", quote(f.name), strings.Join(taintKeys, ", "))
-			continue
-		}
-		if isNull(f.value) {
-			continue
-		}
 		written[f.name] = true
 		switch f.name {
 		case "key":
