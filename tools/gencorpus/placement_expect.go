@@ -132,7 +132,8 @@ type (
 	}
 )
 
-const expectedNote = "eligible nodes per workload by tools/gencorpus's own model of SPEC section 6 " +
+const expectedNote = "eligible nodes per workload by the upstream Kubernetes code (k8s.io/component-helpers, through " +
+	"internal/differential/oracle), as SPEC section 6 places pods " +
 	"(nodeName, nodeSelector, required affinity, NoSchedule/NoExecute taints, unschedulable for non-DaemonSet pods, " +
 	"DaemonSet controller tolerations); a pod with nodeName bypasses the scheduler, so only its affinity and " +
 	"NoExecute taints count (kubelet admission). " +

@@ -50,8 +50,9 @@ func TestPlacementDeterministic(t *testing.T) {
 	}
 }
 
-// TestCaseExpectations checks the generator's own model on the full
-// scenario: the mistakes fit no node, the wildcard fits every node.
+// TestCaseExpectations checks the expectations the generator writes (from
+// the upstream oracle) on the full scenario: the mistakes fit no node, the
+// wildcard fits every node.
 func TestCaseExpectations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates 5,000 nodes")
