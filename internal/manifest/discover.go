@@ -41,13 +41,22 @@ type Discovery struct {
 // failure to open or read a file is the bare cause (no such file or
 // directory), since messages name the source themselves.
 func Read(src Source, stdin io.Reader) ([]byte, error) {
+	return read(src, stdin, errFileTooLarge)
+}
+
+// ReadNodes reads a --nodes source as Read does, up to MaxNodesFileBytes.
+func ReadNodes(src Source, stdin io.Reader) ([]byte, error) {
+	return read(src, stdin, errNodesFileTooLarge)
+}
+
+func read(src Source, stdin io.Reader, limit tooLarge) ([]byte, error) {
 	if src.Unreadable != nil {
 		return nil, src.Unreadable
 	}
 	if src.Path == Stdin {
-		return readAtMost(stdin)
+		return readAtMost(stdin, 0, limit)
 	}
-	data, err := ReadFile(src.Path)
+	data, err := readFile(src.Path, limit)
 	return data, unwrapPathError(err)
 }
 

@@ -2,8 +2,9 @@ package manifest
 
 import "testing"
 
-// FuzzParse feeds arbitrary bytes to the loader: it must never panic, and
-// every position it reports must lie inside the input.
+// FuzzParse feeds arbitrary bytes to the loader: it must never panic, every
+// position it reports must lie inside the input, and a List read in parts
+// must read as it does whole.
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  tolerations:\n    - operator: Exists\n",
@@ -19,12 +20,15 @@ func FuzzParse(f *testing.F) {
 		"{a: \"x: |\n  y\", b: [1, 2]}\n? a\n: b\n",
 		"a: 1\u2028b: [&x c:, 'd':e]\u0085- \rk: |\n  x\u2029l: 2\n",
 		"\xff\xfea\x00:\x00 \x00[\x00?\x00]\x00\r\x00\n\x00#\x00 \x00\x3d\xd8\x00\xde", // UTF-16LE with a surrogate pair
+		"apiVersion: v1\nitems:\n- kind: Node\n  apiVersion: v1\n  a: \"x\n- y\"\n# c\n-\n  {kind: Node, apiVersion: v1}\nkind: List\n",
+		"kind: List\r\napiVersion: v1\r\nitems:\r\n  - &a {kind: Node, apiVersion: v1, b: |\r\n    - x\r\n    }\r\n  - [*a]\r\n",
 		"",
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkEstimate(t, "fuzz.yaml", data)
+		checkListParts(t, data, 1)
 		file := Parse("fuzz.yaml", data)
 		FindHelmTemplates(data).At(2)
 		text, bad := utf8Text(data) // the lines are those of the text Parse read

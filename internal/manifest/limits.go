@@ -18,6 +18,10 @@ const (
 	// MaxFileBytes is the most dslint reads of one file or of stdin. A
 	// larger input is refused whole (exit 2), before it is parsed.
 	MaxFileBytes = 32 << 20
+	// MaxNodesFileBytes is the most dslint reads of a --nodes file: a
+	// kubectl get nodes -o yaml of some 15,000 nodes, which is parsed a
+	// group of nodes at a time (ListParts).
+	MaxNodesFileBytes = 128 << 20
 	// MaxDocumentNodes is how many YAML nodes (scalars, collections) one
 	// document may have: some 10 to 20 MiB of YAML (a kubectl get nodes
 	// -o yaml of 6,000 nodes), or 2.5 MB written densely ({a,b,c,…}). A
@@ -39,13 +43,31 @@ const (
 	MaxSyntaxErrors = 100
 )
 
-// errFileTooLarge is the error of Read and ReadFile for an input beyond
-// MaxFileBytes.
-var errFileTooLarge = fmt.Errorf("larger than %d MiB; dslint reads at most %d MiB per file", MaxFileBytes>>20, MaxFileBytes>>20)
+// tooLarge is the error for an input beyond a size limit.
+type tooLarge struct {
+	limit int
+	what  string
+}
+
+func (e tooLarge) Error() string {
+	return fmt.Sprintf("larger than %d MiB; dslint reads at most %d MiB per %s", e.limit>>20, e.limit>>20, e.what)
+}
+
+var (
+	// errFileTooLarge is the error of Read and ReadFile for an input
+	// beyond MaxFileBytes.
+	errFileTooLarge = tooLarge{MaxFileBytes, "file"}
+	// errNodesFileTooLarge is ReadNodes's, beyond MaxNodesFileBytes.
+	errNodesFileTooLarge = tooLarge{MaxNodesFileBytes, "--nodes file"}
+)
 
 // ReadFile reads the file at path, refusing one larger than MaxFileBytes.
 // Special files are read up to the limit too: /dev/zero ends.
 func ReadFile(path string) ([]byte, error) {
+	return readFile(path, errFileTooLarge)
+}
+
+func readFile(path string, limit tooLarge) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -53,36 +75,51 @@ func ReadFile(path string) ([]byte, error) {
 	defer f.Close()
 	size := 0
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-		if info.Size() > MaxFileBytes {
-			return nil, &os.PathError{Op: "read", Path: path, Err: errFileTooLarge}
+		if info.Size() > int64(limit.limit) {
+			return nil, &os.PathError{Op: "read", Path: path, Err: limit}
 		}
 		size = int(info.Size())
 	}
-	data, err := readAtMostSized(f, size)
+	data, err := readAtMost(f, size, limit)
 	if err != nil {
 		return nil, &os.PathError{Op: "read", Path: path, Err: unwrapPathError(err)}
 	}
 	return data, nil
 }
 
-// readAtMost reads r to its end, or fails once it has more than
-// MaxFileBytes.
-func readAtMost(r io.Reader) ([]byte, error) {
-	return readAtMostSized(r, 0)
-}
-
-// readAtMostSized is readAtMost with the size r is expected to have, so
-// that a regular file is read into one buffer rather than a growing one.
-func readAtMostSized(r io.Reader, size int) ([]byte, error) {
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(r, MaxFileBytes+1)); err != nil {
-		return nil, err
+// readAtMost reads r to its end, or fails once it has more than the limit.
+// size is the size r is expected to have, if known, so that a regular file
+// is read into one buffer. Otherwise (stdin) it is read in blocks, joined
+// once at the end: a buffer that doubles as it grows would take three times
+// the limit.
+func readAtMost(r io.Reader, size int, limit tooLarge) ([]byte, error) {
+	r = io.LimitReader(r, int64(limit.limit)+1)
+	if size > 0 {
+		buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+		if _, err := buf.ReadFrom(r); err != nil {
+			return nil, err
+		}
+		if buf.Len() > limit.limit {
+			return nil, limit
+		}
+		return buf.Bytes(), nil
 	}
-	data := buf.Bytes()
-	if len(data) > MaxFileBytes {
-		return nil, errFileTooLarge
+	var blocks [][]byte
+	total := 0
+	for {
+		block := make([]byte, 4<<20)
+		n, err := io.ReadFull(r, block)
+		blocks, total = append(blocks, block[:n]), total+n
+		if total > limit.limit {
+			return nil, limit
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return bytes.Join(blocks, nil), nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return data, nil
 }
 
 // measure checks one document against MaxDepth and MaxAliasNodes, and for

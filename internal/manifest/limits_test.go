@@ -174,6 +174,18 @@ func countNodes(n *yaml.Node) int {
 // against is never below the nodes the decoder makes, on every manifest at
 // hand (FuzzParse checks it on the rest).
 func TestEstimateNodesIsHigh(t *testing.T) {
+	forManifestsAtHand(t, func(path string, data []byte) { checkEstimate(t, path, data) })
+	for _, s := range []string{"{a,b,c}", "[a: , b: ]", "- - - x", "a:\n  - \n  - ", "? a\n? b", "&a [*a]", "k: |\n  x\nl: [1, 2]", "- k: |\n    x\n  l: [1, 2]",
+		"k: [\"a\n  b: |\n   x\", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n", "k: |\n  x\u2028l: [1, 2, 3, 4]", "k: |\n  x\rl: [1, 2, 3, 4]"} {
+		checkEstimate(t, s, []byte(s))
+	}
+}
+
+// forManifestsAtHand calls check with every file of the project's fixtures,
+// examples and test data, and of the shared corpus of real manifests when it
+// is there.
+func forManifestsAtHand(t *testing.T, check func(path string, data []byte)) {
+	t.Helper()
 	dirs := []string{"../../fixtures", "../../examples", "../../testdata", "../../../shared/corpus/real"}
 	files := 0
 	for _, dir := range dirs {
@@ -185,7 +197,7 @@ func TestEstimateNodesIsHigh(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkEstimate(t, path, data)
+			check(path, data)
 			files++
 			return nil
 		})
@@ -194,10 +206,6 @@ func TestEstimateNodesIsHigh(t *testing.T) {
 		t.Errorf("%d files checked: fixtures missing?", files)
 	}
 	t.Logf("%d files checked", files)
-	for _, s := range []string{"{a,b,c}", "[a: , b: ]", "- - - x", "a:\n  - \n  - ", "? a\n? b", "&a [*a]", "k: |\n  x\nl: [1, 2]", "- k: |\n    x\n  l: [1, 2]",
-		"k: [\"a\n  b: |\n   x\", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n", "k: |\n  x\u2028l: [1, 2, 3, 4]", "k: |\n  x\rl: [1, 2, 3, 4]"} {
-		checkEstimate(t, s, []byte(s))
-	}
 }
 
 // TestEstimateShortTexts: every text of up to four of YAML's indicators,
@@ -328,6 +336,15 @@ func TestFileSizeLimit(t *testing.T) {
 	}
 	if _, err := Read(Source{Path: Stdin}, io.LimitReader(zeros{}, MaxFileBytes)); err != nil {
 		t.Errorf("stdin of exactly the limit: %v", err)
+	}
+	// A --nodes file may be larger: a large cluster's List is read a
+	// group of nodes at a time.
+	if _, err := ReadNodes(Source{Path: path}, nil); err != nil {
+		t.Errorf("--nodes file of %d bytes: %v", MaxFileBytes+1, err)
+	}
+	_, err = ReadNodes(Source{Path: Stdin}, zeros{})
+	if !errors.Is(err, errNodesFileTooLarge) || err.Error() != "larger than 128 MiB; dslint reads at most 128 MiB per --nodes file" {
+		t.Errorf("--nodes stdin: %v", err)
 	}
 }
 

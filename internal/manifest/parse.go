@@ -203,7 +203,6 @@ func (f *File) stopAt(line int) bool {
 	return true
 }
 
-// partBytes is about how much of a large file Parts parses at a time: a
 // hasTemplateAction is true when a Go template action ("{{ x }}") was read
 // as YAML: a flow mapping whose key is a flow mapping.
 func hasTemplateAction(n *yaml.Node) bool {
@@ -217,6 +216,7 @@ func hasTemplateAction(n *yaml.Node) bool {
 	return slices.ContainsFunc(n.Content, hasTemplateAction)
 }
 
+// partBytes is about how much of a large file Parts parses at a time: a
 // parsed document takes some twenty times its size in memory.
 const partBytes = 1 << 20
 
@@ -487,20 +487,17 @@ func lineText(data []byte, line int) []byte {
 // shiftLines moves every node of a document decoded from the middle of a file
 // down by offset lines, so its positions are file-wide.
 func shiftLines(n *yaml.Node, offset int) {
-	if offset == 0 {
-		return
+	if offset != 0 {
+		remapLines(n, func(line int) int { return line + offset })
 	}
-	seen := map[*yaml.Node]bool{}
-	var walk func(*yaml.Node)
-	walk = func(n *yaml.Node) {
-		if n == nil || seen[n] {
-			return
-		}
-		seen[n] = true
-		n.Line += offset
-		for _, c := range n.Content {
-			walk(c)
-		}
+}
+
+// remapLines moves every node of a document to line to(its line). The
+// decoder makes a tree: an alias is a node of its own, which points at the
+// anchored node without holding it.
+func remapLines(n *yaml.Node, to func(int) int) {
+	n.Line = to(n.Line)
+	for _, c := range n.Content {
+		remapLines(c, to)
 	}
-	walk(n)
 }
