@@ -26,26 +26,59 @@ func loadNodes(e *env, paths []string) ([]*inventory.Node, error) {
 			src.Name = "<stdin>"
 		}
 		name := src.Name
-		data, err := manifest.Read(src, e.stdin)
+		data, err := manifest.ReadNodes(src, e.stdin)
 		if err != nil {
 			return nil, usagef("--nodes %s: %v", p, err)
 		}
 		n0 := len(nodes)
 		// A part at a time: a large inventory is never all parsed at once.
-		for f := range manifest.Parts(name, data) {
-			if len(f.SyntaxErrors) > 0 {
-				se := f.SyntaxErrors[0]
-				return nil, usagef("%s:%d:%d: --nodes file: syntax error: %s", name, se.Line, se.Column, se.Message)
+		// A large List (kubectl get nodes -o yaml) is parsed a group of
+		// its items at a time, unless its parts do not read as it does.
+		read := false
+		for f, ok := range manifest.ListParts(name, data) {
+			if read = ok; !ok {
+				nodes = nodes[:n0]
+				break
 			}
-			for _, doc := range f.Docs {
-				var err error
-				if nodes, err = appendNodes(nodes, name, doc); err != nil {
+			if nodes, err = appendFile(nodes, f); err != nil {
+				return nil, err
+			}
+		}
+		if !read && len(data) > manifest.MaxFileBytes {
+			return nil, usagef("--nodes %s: larger than %d MiB, and not a List in block style (kubectl get nodes -o yaml), which dslint reads up to %d MiB a group of nodes at a time", p, manifest.MaxFileBytes>>20, manifest.MaxNodesFileBytes>>20)
+		}
+		if !read {
+			for f := range manifest.Parts(name, data) {
+				if nodes, err = appendFile(nodes, f); err != nil {
 					return nil, err
 				}
 			}
 		}
 		if len(nodes) == n0 {
 			return nil, usagef("--nodes %s: no Node objects in it (expected kubectl get nodes -o yaml output)", name)
+		}
+	}
+	return nodes, nil
+}
+
+// appendFile appends the Node objects of a parsed --nodes file, or part of
+// one; a syntax error is an error.
+func appendFile(nodes []*inventory.Node, f *manifest.File) ([]*inventory.Node, error) {
+	if len(f.SyntaxErrors) > 0 {
+		se := f.SyntaxErrors[0]
+		if se.Limit {
+			hint := ""
+			if strings.HasPrefix(se.Message, "document too large") {
+				hint = " (kubectl get nodes -o yaml is read a group of nodes at a time; -o json is read whole)"
+			}
+			return nil, usagef("%s:%d:%d: --nodes file: %s%s", f.Name, se.Line, se.Column, se.Message, hint)
+		}
+		return nil, usagef("%s:%d:%d: --nodes file: syntax error: %s", f.Name, se.Line, se.Column, se.Message)
+	}
+	for _, doc := range f.Docs {
+		var err error
+		if nodes, err = appendNodes(nodes, f.Name, doc); err != nil {
+			return nil, err
 		}
 	}
 	return nodes, nil

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dslint/dslint/internal/manifest"
 )
 
 // TestScheduleExampleCluster places the shipped example workloads on the
@@ -141,5 +144,84 @@ func write(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// largeNodeList is kubectl get nodes -o yaml for n nodes in three pools,
+// each with the given number of images in its status, as a real node lists
+// the images it holds. Node bad (if in range) has an invalid taint effect,
+// whose key is at the line and column returned.
+func largeNodeList(n, images, bad int) (text string, badLine, badColumn int) {
+	var b strings.Builder
+	line := 1
+	w := func(format string, args ...any) {
+		fmt.Fprintf(&b, format, args...)
+		line += strings.Count(format, "\n")
+	}
+	w("apiVersion: v1\nitems:\n")
+	for i := range n {
+		effect := "NoSchedule"
+		if i == bad {
+			effect = "NoSchedul"
+			badLine, badColumn = line+7, 35
+		}
+		w("- apiVersion: v1\n  kind: Node\n  metadata:\n    name: node-%d\n", i)
+		w("    labels: {pool: p%d, kubernetes.io/hostname: node-%d}\n  spec:\n    taints:\n", i%3, i)
+		w("    - {key: dedicated, value: p%d, effect: %s}\n", i%3, effect)
+		w("  status:\n    images:\n")
+		for j := range images {
+			w("    - {names: [registry.example/i%d@sha256:%d, registry.example/i%d:v%d], sizeBytes: %d}\n", j, j, j, j, 1000+j)
+		}
+	}
+	w("kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+	return b.String(), badLine, badColumn
+}
+
+// TestLargeNodeList: a cluster's kubectl get nodes -o yaml beyond the limits
+// of one document (2,500,000 YAML nodes) and of one manifest file (32 MiB)
+// is read, a group of nodes at a time, with the positions of the file.
+func TestLargeNodeList(t *testing.T) {
+	dir := t.TempDir()
+	nodes := filepath.Join(dir, "nodes.yaml")
+	text, _, _ := largeNodeList(4000, 100, -1)
+	if len(text) <= manifest.MaxFileBytes {
+		t.Fatalf("the List has %d bytes, not more than a manifest file may", len(text))
+	}
+	write(t, nodes, text)
+	code, out, errOut := run(t, "", "--nodes", nodes, "../../examples/manifests/infra.yaml")
+	if code == ExitUsage || !strings.Contains(out, "against 4000 nodes in 3 pools") {
+		t.Errorf("exit %d:\n%s%s", code, out, errOut)
+	}
+	// Anything else is read up to 32 MiB.
+	write(t, nodes, strings.Replace(text, "items:\n", "items: !!seq\n", 1))
+	code, _, errOut = run(t, "", "--nodes", nodes, "../../examples/manifests/infra.yaml")
+	if want := "larger than 32 MiB, and not a List in block style"; code != ExitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, want)
+	}
+
+	// A bad node is named at its line, and so is a syntax error (where
+	// the flow mapping that is not closed starts).
+	text, line, column := largeNodeList(3000, 10, 2900)
+	write(t, nodes, text)
+	code, _, errOut = run(t, "", "--nodes", nodes, "../../examples/manifests/infra.yaml")
+	if want := fmt.Sprintf("%s:%d:%d: node \"node-2900\": taint effect \"NoSchedul\"", nodes, line, column); code != ExitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, want)
+	}
+	text, line, _ = largeNodeList(3000, 10, 2900)
+	write(t, nodes, strings.Replace(text, "effect: NoSchedul}", "effect: NoSchedule", 1))
+	code, _, errOut = run(t, "", "--nodes", nodes, "../../examples/manifests/infra.yaml")
+	if want := fmt.Sprintf("%s:%d:5:", nodes, line); code != ExitUsage || !strings.Contains(errOut, want) || !strings.Contains(errOut, "syntax error") {
+		t.Errorf("exit %d, stderr %q; want 2 and a syntax error at %q", code, errOut, want)
+	}
+
+	// Items that share an anchor cannot be read apart: the List is read
+	// whole, and reads the same.
+	text, _, _ = largeNodeList(3000, 10, -1)
+	text = strings.Replace(text, "labels: {pool: p0, kubernetes.io/hostname: node-0}", "labels: &l {pool: p0, kubernetes.io/hostname: node-0}", 1)
+	text = strings.Replace(text, "labels: {pool: p0, kubernetes.io/hostname: node-2999}", "labels: *l", 1)
+	write(t, nodes, text)
+	code, out, errOut = run(t, "", "--nodes", nodes, "../../examples/manifests/infra.yaml")
+	if code == ExitUsage || !strings.Contains(out, "against 3000 nodes in 3 pools") {
+		t.Errorf("exit %d:\n%s%s", code, out, errOut)
 	}
 }
