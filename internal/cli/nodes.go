@@ -87,7 +87,11 @@ func appendFile(nodes []*inventory.Node, f *manifest.File) ([]*inventory.Node, e
 // appendNodes appends the Node objects of a document of a --nodes file;
 // any other object is an error.
 func appendNodes(nodes []*inventory.Node, name string, doc *yaml.Node) ([]*inventory.Node, error) {
-	objs, _ := manifest.Objects(doc)
+	objs, others := manifest.Entries(doc)
+	if len(others) > 0 {
+		pos := manifest.Locate(others[0], nil)
+		return nil, usagef("%s:%d:%d: --nodes file holds something other than a Kubernetes object (no apiVersion or kind): it takes Node objects only (kubectl get nodes -o yaml)", name, pos.Line, pos.Column)
+	}
 	for _, obj := range objs {
 		pos := manifest.Locate(obj.Node, nil)
 		if !inventory.IsNode(obj.APIVersion, obj.Kind) {

@@ -121,6 +121,10 @@ spec:
 	if code, _, errOut := run(t, "", "--nodes", nodes, "../../examples/manifests"); code != ExitUsage || !strings.Contains(errOut, ":2:1: --nodes file holds a ConfigMap") {
 		t.Errorf("exit %d, stderr %q; want 2 and the ConfigMap named", code, errOut)
 	}
+	write(t, nodes, "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: n1}}\n- name: n2\n")
+	if code, _, errOut := run(t, "", "--nodes", nodes, "../../examples/manifests"); code != ExitUsage || !strings.Contains(errOut, ":5:3: --nodes file holds something other than a Kubernetes object") {
+		t.Errorf("exit %d, stderr %q; want 2 and the item named", code, errOut)
+	}
 	if code, _, errOut := run(t, "", "--nodes", filepath.Join(dir, "missing.yaml"), "../../examples/manifests"); code != ExitUsage || !strings.Contains(errOut, "missing.yaml") {
 		t.Errorf("exit %d, stderr %q; want 2 and the file named", code, errOut)
 	}

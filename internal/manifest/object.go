@@ -19,26 +19,33 @@ type Object struct {
 // `kind: List` and `*List` objects, and how many documents or list items were
 // not Kubernetes objects (no apiVersion/kind, a top-level sequence, ...).
 func Objects(doc *yaml.Node) (objs []Object, other int) {
+	objs, others := Entries(doc)
+	return objs, len(others)
+}
+
+// Entries returns the Kubernetes objects of a document as Objects does, and
+// the document or list items that are not objects.
+func Entries(doc *yaml.Node) (objs []Object, others []*yaml.Node) {
 	root := doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
 	}
 	obj, ok := asObject(root)
 	if !ok {
-		return nil, 1
+		return nil, []*yaml.Node{root}
 	}
 	items := Lookup(obj.Node, "items")
 	if !strings.HasSuffix(obj.Kind, "List") || items == nil || items.Kind != yaml.SequenceNode {
-		return []Object{obj}, 0
+		return []Object{obj}, nil
 	}
 	for _, it := range items.Content {
 		if o, ok := asObject(resolve(it)); ok {
 			objs = append(objs, o)
 		} else {
-			other++
+			others = append(others, it)
 		}
 	}
-	return objs, other
+	return objs, others
 }
 
 func asObject(n *yaml.Node) (Object, bool) {

@@ -1,6 +1,6 @@
 // Command hostile runs dslint on hostile inputs at full size (make hostile):
 //
-//	go run ./tools/hostile [-timeout 2m] [-keep]
+//	go run ./tools/hostile [-timeout 2m] [-keep] [-run REGEX]
 //
 // It builds cmd/dslint, generates each input in a temporary directory (some
 // 700 MB of disk at most: a 200 MB file, 100,000 small files), runs dslint
@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -62,19 +63,56 @@ var inputs = []input{
 	{name: "100,000 small files", make: manyFiles},
 	{name: "named pipe and /dev/zero in a directory", make: specialFiles},
 	{name: "/dev/zero on stdin", make: func(string) ([]string, string, error) { return []string{"-"}, "/dev/zero", nil }},
+	{name: "--nodes: /dev/zero on stdin", make: nodes("-", "/dev/zero", nil)},
+	{name: "--nodes: a 128 MiB List of 33 million one-line items", make: nodes("nodes.yaml", "", func(w *writer) {
+		w.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+		for w.Len() < 128<<20-4 {
+			w.WriteString("- a\n")
+		}
+	})},
+	{name: "--nodes: a 40 MB List, one item 30 MB of it", make: nodes("nodes.yaml", "", func(w *writer) {
+		w.WriteString("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: n}\n  status:\n    images:\n")
+		for w.Len() < 30_000_000 {
+			w.WriteString("    - names: [registry.example/image@sha256:0123456789abcdef]\n")
+		}
+		for w.Len() < 40_000_000 {
+			w.WriteString("- {apiVersion: v1, kind: Node, metadata: {name: m}}\n")
+		}
+	})},
+}
+
+// nodes writes a Pod to lint and, unless write is nil, a --nodes file name
+// (stdin: the file dslint's stdin reads).
+func nodes(name, stdin string, write func(*writer)) func(string) ([]string, string, error) {
+	return func(dir string) ([]string, string, error) {
+		if err := os.WriteFile(filepath.Join(dir, "pod.yaml"), fmt.Appendf(nil, pod, 0), 0o644); err != nil {
+			return nil, "", err
+		}
+		args := []string{"--nodes", name, "pod.yaml"}
+		if write == nil {
+			return args, stdin, nil
+		}
+		return args, stdin, writeFile(filepath.Join(dir, name), write)
+	}
 }
 
 func main() {
 	timeout := flag.Duration("timeout", 2*time.Minute, "kill a dslint run after this long (a failure)")
 	keep := flag.Bool("keep", false, "keep the generated inputs")
+	only := flag.String("run", "", "run only the inputs whose name matches `REGEX`")
 	flag.Parse()
-	if err := run(*timeout, *keep); err != nil {
+	match, err := regexp.Compile(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hostile: -run:", err)
+		os.Exit(2)
+	}
+	if err := run(*timeout, *keep, match); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile:", err)
 		os.Exit(1)
 	}
 }
 
-func run(timeout time.Duration, keep bool) error {
+func run(timeout time.Duration, keep bool, match *regexp.Regexp) error {
 	root, err := os.MkdirTemp("", "dslint-hostile-")
 	if err != nil {
 		return err
@@ -95,6 +133,9 @@ func run(timeout time.Duration, keep bool) error {
 	fmt.Println("|---|---:|---:|---:|---|")
 	failed := 0
 	for i, in := range inputs {
+		if !match.MatchString(in.name) {
+			continue
+		}
 		dir := filepath.Join(root, fmt.Sprint(i))
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			return err
