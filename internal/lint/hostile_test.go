@@ -61,6 +61,45 @@ func TestPanicCostsOneObject(t *testing.T) {
 	}
 }
 
+// TestObjectsOfOneFileInParallel: the objects of a file with many are
+// judged in parallel, with the outcome of judging them one by one, in the
+// same order; a panic on one of them still costs that object alone.
+func TestObjectsOfOneFileInParallel(t *testing.T) {
+	beforeCheck = func(o manifest.Object) {
+		if o.Name == "p37" {
+			panic("injected failure")
+		}
+	}
+	t.Cleanup(func() { beforeCheck = nil })
+	var b strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&b, "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: p%d}\nspec:\n  template:\n    spec:\n      tolerations: [{operator: Exists, value: v%d}]\n      nodeSelector: {pool: p%d}\n", i, i, i%3)
+	}
+	path := filepath.Join(t.TempDir(), "many.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eng := fixed(newEngine(t))
+	var outcomes []string
+	for _, workers := range []int{1, 4} {
+		res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: "many.yaml"}}, nil, Options{Engine: eng, Workers: workers})
+		if len(problems.Internal) != 1 || problems.Internal[0].Error() != `many.yaml:336: internal error checking DaemonSet "p37": injected failure` {
+			t.Fatalf("%d workers: problems %v, want one internal error for p37", workers, problems.Err())
+		}
+		var got strings.Builder
+		for _, f := range res.Findings {
+			fmt.Fprintf(&got, "%s:%d:%d %s %s\n", f.File, f.Line, f.Column, f.Object.Name, f.Rule)
+		}
+		if strings.Count(got.String(), "invalid-toleration") != 99 {
+			t.Fatalf("%d workers: findings\n%s", workers, got.String())
+		}
+		outcomes = append(outcomes, fmt.Sprintf("%+v\n%s", res.Summary, got.String()))
+	}
+	if outcomes[0] != outcomes[1] {
+		t.Errorf("one by one:\n%s\nin parallel:\n%s", outcomes[0], outcomes[1])
+	}
+}
+
 // pipelineSeeds are the inputs FuzzPipeline starts from besides the
 // fixtures: the shapes of hostile input, small.
 var pipelineSeeds = []string{

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
@@ -39,6 +40,14 @@ type Options struct {
 	// Disabled are the rules turned off; the engine leaves out those
 	// written in Rego, Run drops the findings of those raised in Go.
 	Disabled []string
+}
+
+// workers is how many sources, or objects of one source, are judged at once.
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // Placement is where the pods of one workload can land.
@@ -182,10 +191,7 @@ func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source,
 	if results == nil {
 		results = make([]fileResult, len(srcs))
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := opts.workers()
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, max(len(srcs), 1)) {
@@ -309,19 +315,20 @@ func checkParsed(ctx context.Context, eng *engine.Engine, src manifest.Source, f
 			File: file, Line: max(se.Line-shift, 1), Column: se.Column,
 		})
 	}
+	var objs []objectAt
 	for _, doc := range f.Docs {
-		objs, other := manifest.Objects(doc)
+		found, other := manifest.Objects(doc)
 		out.other += other
-		out.objects += len(objs)
+		out.objects += len(found)
 		if opts.ParseOnly {
 			continue
 		}
-		for _, obj := range objs {
+		for _, obj := range found {
 			file, shift := where(obj.Node.Line)
-			origin := manifest.Origin{File: file, Node: obj.Node, Shift: shift}
-			checkPlaced(ctx, eng, src.Name, objectAt{obj, origin}, out, opts)
+			objs = append(objs, objectAt{obj, manifest.Origin{File: file, Node: obj.Node, Shift: shift}})
 		}
 	}
+	checkPlacedAll(ctx, eng, src.Name, objs, out, opts)
 }
 
 // streamOrigin tells which file findings at a line of a source name, and
@@ -363,22 +370,73 @@ func checkBuild(ctx context.Context, eng *engine.Engine, src manifest.Source, b 
 			out.directives = append(out.directives, suppress.Comments(w)...)
 		}
 	}
-	for _, o := range b.Objects {
-		checkPlaced(ctx, eng, src.Name, objectAt{o.Object, o.Origin}, &out, opts)
+	objs := make([]objectAt, len(b.Objects))
+	for i, o := range b.Objects {
+		objs[i] = objectAt{o.Object, o.Origin}
 	}
+	checkPlacedAll(ctx, eng, src.Name, objs, &out, opts)
 	return out
 }
 
-// checkPlaced judges one object of the source named id, or places it.
-func checkPlaced(ctx context.Context, eng *engine.Engine, id string, o objectAt, out *fileResult, opts Options) {
-	if inventory.IsNode(o.obj.APIVersion, o.obj.Kind) {
-		addNode(o, out)
-	}
-	if opts.Schedule {
-		placeObject(ctx, eng, o, out)
+// minObjectsPerWorker is how many objects of one source make it worth
+// running the rules on them in parallel.
+const minObjectsPerWorker = 16
+
+// checkPlacedAll judges the objects of the source named id, or places them,
+// and records the outcomes in order. The sources are judged in parallel,
+// and so are the objects of one source when it has many (a large file, a
+// kustomize build, a Helm stream on stdin).
+func checkPlacedAll(ctx context.Context, eng *engine.Engine, id string, objs []objectAt, out *fileResult, opts Options) {
+	judged := make([]judgement, len(objs))
+	judgeOne := func(i int) { judged[i] = judge(ctx, eng, objs[i].obj, opts.Schedule) }
+	if workers := min(opts.workers(), len(objs)/minObjectsPerWorker); workers > 1 {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(objs); i = int(next.Add(1) - 1) {
+					judgeOne(i)
+				}
+			})
+		}
+		wg.Wait()
 	} else {
-		checkObject(ctx, eng, id, o, out)
+		for i := range objs {
+			judgeOne(i)
+		}
 	}
+	for i, o := range objs {
+		if inventory.IsNode(o.obj.APIVersion, o.obj.Kind) {
+			addNode(o, out)
+		}
+		if opts.Schedule {
+			placeObject(o, judged[i], out)
+		} else {
+			checkObject(id, o, judged[i], out)
+		}
+	}
+}
+
+// judgement is the engine's verdict on one object (Check) or its placement
+// (Place), or the error or panic that came instead.
+type judgement struct {
+	verdict   engine.Verdict
+	placement engine.Placement
+	err       error
+	panic     any
+}
+
+func judge(ctx context.Context, eng *engine.Engine, obj manifest.Object, schedule bool) (j judgement) {
+	defer func() { j.panic = recover() }()
+	if schedule {
+		j.placement, j.err = eng.Place(ctx, obj.Node)
+		return j
+	}
+	if beforeCheck != nil {
+		beforeCheck(obj)
+	}
+	j.verdict, j.err = eng.Check(ctx, obj.Node)
+	return j
 }
 
 // buildAll builds the kustomizations among the sources, and drops from the
@@ -453,19 +511,20 @@ func build(src manifest.Source) (b *kustomize.Build, err error) {
 	return kustomize.Run(src.Path, src.Name)
 }
 
-// checkObject evaluates the rules on one object. A panic inside is a bug, but
-// it costs only this object: it is reported and the run goes on.
-func checkObject(ctx context.Context, eng *engine.Engine, id string, o objectAt, out *fileResult) {
+// checkObject records the rules' verdict on one object. A panic while
+// judging or recording it is a bug, but it costs only this object: it is
+// reported and the run goes on.
+func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	obj, file := o.obj, o.origin.File
 	pos := o.origin.Locate(nil)
 	out.seen++
 	defer recoverInto(out, file, pos.Line, obj, "checking")
-	if beforeCheck != nil {
-		beforeCheck(obj)
+	if j.panic != nil {
+		panic(j.panic) // reported as any panic here is
 	}
-	v, err := eng.Check(ctx, obj.Node)
-	if err != nil {
-		out.objectError(file, pos.Line, obj, err)
+	v := j.verdict
+	if j.err != nil {
+		out.objectError(file, pos.Line, obj, j.err)
 		return
 	}
 	if v.Patch {
@@ -548,14 +607,17 @@ func (out *fileResult) objectError(file string, line int, obj manifest.Object, e
 	out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: %s %q: %w", file, line, obj.Kind, obj.Name, err))
 }
 
-// placeObject places one workload on the inventory.
-func placeObject(ctx context.Context, eng *engine.Engine, o objectAt, out *fileResult) {
+// placeObject records where one workload can go on the inventory.
+func placeObject(o objectAt, j judgement, out *fileResult) {
 	obj, file := o.obj, o.origin.File
 	pos := o.origin.Locate(nil)
 	defer recoverInto(out, file, pos.Line, obj, "placing")
-	p, err := eng.Place(ctx, obj.Node)
-	if err != nil {
-		out.objectError(file, pos.Line, obj, err)
+	if j.panic != nil {
+		panic(j.panic) // reported as any panic here is
+	}
+	p := j.placement
+	if j.err != nil {
+		out.objectError(file, pos.Line, obj, j.err)
 		return
 	}
 	if !p.Workload {
