@@ -276,3 +276,61 @@ func TestUTF16Files(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeList: a List of more than a part's size (kubectl get … -o yaml of
+// a cluster) is linted a group of items at a time, each finding at its line,
+// with the suppression comments of its items; a List whose last item
+// aliases the first cannot be cut, and is linted whole, each finding once.
+func TestLargeList(t *testing.T) {
+	const n = 3000 // some 1.6 MB: two parts
+	pad := strings.Repeat("x", 300)
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nitems:\n")
+	line := 3
+	for i := range n {
+		anchor, comment := "", ""
+		switch i {
+		case 0:
+			anchor = "&first "
+		case 100:
+			comment = " # dslint:ignore invalid-toleration it never runs"
+		}
+		fmt.Fprintf(&b, "- apiVersion: apps/v1\n  kind: DaemonSet\n  metadata: {name: d%d, annotations: {pad: %s}}\n  spec:\n    template:\n      spec:\n        tolerations: [%s{operator: Exists, value: v%d}]%s\n        containers: [{name: c, image: registry.example/c:1.0}]\n", i, pad, anchor, i, comment)
+		line += 8
+	}
+	b.WriteString("kind: List\nmetadata: {resourceVersion: \"\"}\n")
+	text := b.String()
+	dir := t.TempDir()
+	eng := fixed(newEngine(t))
+	for name, data := range map[string]string{
+		"parts.yaml": text,
+		"whole.yaml": strings.Replace(text, "[{operator: Exists, value: v2999}]", "[*first]", 1),
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: name}}, nil, Options{Engine: eng})
+		if err := problems.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		at := map[string]int{}
+		for _, f := range res.Findings {
+			if f.Rule == "invalid-toleration" {
+				at[fmt.Sprintf("%s:%d:%d %s suppressed=%v", f.File, f.Line, f.Column, f.Object.Name, f.Suppressed)]++
+			}
+		}
+		if len(at) != n {
+			t.Errorf("%s: %d invalid-toleration findings, want %d", name, len(at), n)
+		}
+		for _, want := range []string{
+			name + ":9:49 d0 suppressed=false",
+			name + ":809:42 d100 suppressed=true",
+			fmt.Sprintf("%s:%d:42 d2998 suppressed=false", name, line-10),
+		} {
+			if at[want] != 1 {
+				t.Errorf("%s: %q found %d times", name, want, at[want])
+			}
+		}
+	}
+}

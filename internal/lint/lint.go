@@ -282,6 +282,20 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 		out.stdin = data
 	}
 	where := streamOrigin(src, data)
+	// A large List (kubectl get … -o yaml) is parsed a group of items at a
+	// time, unless a part does not read as the whole List does: then what
+	// its parts gave is dropped, and it is parsed as any file is.
+	before, listed := out, false
+	for f, ok := range manifest.ListParts(src.Name, data) {
+		if listed = ok; !ok {
+			out = before
+			break
+		}
+		checkParsed(ctx, eng, src, f, where, &out, opts)
+	}
+	if listed {
+		return out
+	}
 	// A large file is parsed a part at a time, each part dropped once
 	// judged: memory follows the part, not the file.
 	for f := range manifest.Parts(src.Name, data) {

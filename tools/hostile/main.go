@@ -50,7 +50,8 @@ var inputs = []input{
 	{name: "invalid UTF-8", make: file("latin1.yaml", func(w *writer) { w.WriteString("apiVersion: v1\nkind: Pod\nmetadata:\n  name: caf\xe9\n") })},
 	{name: "200 MB of documents", make: file("big.yaml", documents(200_000_000))},
 	{name: "30 MB of documents (linted in parts)", make: file("big.yaml", documents(30_000_000))},
-	{name: "one 15 MB document (a List)", make: file("list.yaml", list(15_000_000))},
+	{name: "a 15 MB List (linted a group of items at a time)", make: file("list.yaml", list(15_000_000, false))},
+	{name: "one 15 MB document (a List in flow style)", make: file("list.yaml", list(15_000_000, true))},
 	{name: "densest document within the limit ({a,a,…}, 2.4M nodes)", make: file("dense.yaml", dense(1_200_000))},
 	{name: "a dense 16 MB document (8M nodes)", make: file("dense.yaml", dense(8_000_000))},
 	{name: "2,000,000 broken documents", make: file("broken.yaml", func(w *writer) {
@@ -308,9 +309,18 @@ func documents(size int) func(*writer) {
 	}
 }
 
-// list writes one List document of size bytes, and a Pod with a finding.
-func list(size int) func(*writer) {
+// list writes one List document of size bytes, in block style or in flow
+// style (as JSON is), and a Pod with a finding.
+func list(size int, flow bool) func(*writer) {
 	return func(w *writer) {
+		if flow {
+			w.WriteString("{apiVersion: v1, kind: List, items: [\n")
+			for i := 0; w.Len() < size; i++ {
+				fmt.Fprintf(w, "  {apiVersion: v1, kind: ConfigMap, metadata: {name: c%d, namespace: prod, labels: {app: web}}, data: {a: \"1\"}},\n", i)
+			}
+			w.WriteString("  {apiVersion: v1, kind: Pod, metadata: {name: p0}, spec: {tolerations: [{operator: Exists}]}}]}\n")
+			return
+		}
 		w.WriteString("apiVersion: v1\nkind: List\nitems:\n")
 		for i := 0; w.Len() < size; i++ {
 			fmt.Fprintf(w, "  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: c%d\n      namespace: prod\n      labels:\n        app: web\n    data:\n      a: \"1\"\n", i)
