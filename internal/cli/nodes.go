@@ -44,10 +44,10 @@ func loadNodes(e *env, paths []string) ([]*inventory.Node, error) {
 				return nil, err
 			}
 		}
-		if !read && len(data) > manifest.MaxFileBytes {
-			return nil, usagef("--nodes %s: larger than %d MiB, and not a List in block style (kubectl get nodes -o yaml), which dslint reads up to %d MiB a group of nodes at a time", p, manifest.MaxFileBytes>>20, manifest.MaxNodesFileBytes>>20)
-		}
 		if !read {
+			if len(data) > manifest.MaxFileBytes {
+				return nil, usagef("--nodes %s: larger than %d MiB, and not a List in block style (kubectl get nodes -o yaml), which dslint reads up to %d MiB a group of nodes at a time", p, manifest.MaxFileBytes>>20, manifest.MaxNodesFileBytes>>20)
+			}
 			for f := range manifest.Parts(name, data) {
 				if nodes, err = appendFile(nodes, f); err != nil {
 					return nil, err
