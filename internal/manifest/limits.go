@@ -19,12 +19,13 @@ const (
 	// larger input is refused whole (exit 2), before it is parsed.
 	MaxFileBytes = 32 << 20
 	// MaxNodesFileBytes is the most dslint reads of a --nodes file: a
-	// kubectl get nodes -o yaml of some 15,000 nodes, which is parsed a
-	// group of nodes at a time (ListParts).
+	// kubectl get nodes -o yaml of some 8,000 nodes that list 50 images
+	// each, which is parsed a group of nodes at a time (ListParts).
 	MaxNodesFileBytes = 128 << 20
 	// MaxDocumentNodes is how many YAML nodes (scalars, collections) one
-	// document may have: some 10 to 20 MiB of YAML (a kubectl get nodes
-	// -o yaml of 6,000 nodes), or 2.5 MB written densely ({a,b,c,…}). A
+	// document may have: some 10 to 20 MiB of YAML, or 2.5 MB written
+	// densely ({a,b,c,…}). A large List in block style is read in parts
+	// (ListParts), each part a document within this limit. A
 	// parsed node takes some 170 bytes of memory, and a document cannot be
 	// parsed in parts as a file of many documents is. The nodes are
 	// counted, high, from the text before parsing (estimateNodes); a larger
