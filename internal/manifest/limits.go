@@ -24,10 +24,10 @@ const (
 	MaxNodesFileBytes = 128 << 20
 	// MaxDocumentNodes is how many YAML nodes (scalars, collections) one
 	// document may have: some 10 to 20 MiB of YAML, or 2.5 MB written
-	// densely ({a,b,c,…}). A large List in block style is read in parts
-	// (ListParts), each part a document within this limit. A
-	// parsed node takes some 170 bytes of memory, and a document cannot be
-	// parsed in parts as a file of many documents is. The nodes are
+	// densely ({a,b,c,…}). A parsed node takes some 170 bytes of memory,
+	// and a document is parsed whole, but for a large List in block style,
+	// whose items ListParts reads in parts, each within this limit. The
+	// nodes are
 	// counted, high, from the text before parsing (estimateNodes); a larger
 	// document is a parse-error finding, and the others are still linted.
 	MaxDocumentNodes = 2_500_000
