@@ -27,9 +27,9 @@ const (
 	// densely ({a,b,c,…}). A parsed node takes some 170 bytes of memory,
 	// and a document is parsed whole, but for a large List in block style,
 	// whose items ListParts reads in parts, each within this limit. The
-	// nodes are
-	// counted, high, from the text before parsing (estimateNodes); a larger
-	// document is a parse-error finding, and the others are still linted.
+	// nodes are counted, high, from the text before parsing
+	// (estimateNodes); a larger document is a parse-error finding, and the
+	// others are still linted.
 	MaxDocumentNodes = 2_500_000
 	// MaxDepth is how deeply collections may nest in a document, aliases
 	// followed: its top-level collection is at depth 0. The YAML parser
