@@ -5,7 +5,6 @@ package unprivileged
 
 import (
 	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 )
@@ -32,15 +31,4 @@ func Run(t testing.TB, f func()) {
 		}
 	}()
 	f()
-}
-
-// OpenDirs makes dir and its parent searchable by nobody: t.TempDir makes
-// them private to the user running the test.
-func OpenDirs(t testing.TB, dir string) {
-	t.Helper()
-	for _, d := range []string{filepath.Dir(dir), dir} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
