@@ -79,33 +79,41 @@ pod_spec_path := ["spec", "jobTemplate", "spec", "template", "spec"] if {
 # be applied as it is.
 is_workload if {
 	pod_spec_path
-	not is_patch
+	not is_fragment
 }
 
-# is_patch is true for a workload kind whose pod template has a container
-# without an image. The API server rejects such an object, so it is a
-# Kustomize patch meant to be merged into a base, and no rule judges it on
-# its own. (A fragment with no containers at all is still checked: tests and
-# partial manifests look the same.)
-is_patch if {
-	cs := pod_spec_as_written.containers
-	is_array(cs)
-	some c in cs
+# is_fragment is true for a workload kind whose pod template could not be
+# applied on its own: no pod spec, no containers, or a container without an
+# image. The API server rejects such an object, so it is a piece of one: a
+# Kustomize patch merged into its base, a test assertion (kuttl, chainsaw)
+# that checks a few fields of a live object, or an excerpt in docs. No rule
+# judges it; the summary counts it as skipped. This is decided here once,
+# so every rule skips the same objects.
+is_fragment if {
+	pod_spec_path
+	not _has_containers(pod_spec_as_written)
+}
+
+is_fragment if {
+	some c in _list(pod_spec_as_written.containers)
 	not _has_image(c)
 }
 
-is_patch if {
-	cs := pod_spec_as_written.initContainers
-	is_array(cs)
-	some c in cs
+is_fragment if {
+	some c in _list(pod_spec_as_written.initContainers)
 	not _has_image(c)
 }
+
+_has_containers(spec) if {
+	is_array(spec.containers)
+	count(spec.containers) > 0
+}
+
+_list(x) := x if is_array(x)
 
 # pod_spec_as_written is the value at pod_spec_path as the manifest has it
 # (null when absent, and whatever it is when it is no mapping), for a
-# workload kind, patch fragments included. Every object computes it (for
-# is_patch), so it is the cheapest way to rule an object out before
-# pod_spec, which rules must use for everything else.
+# workload kind, fragments included.
 pod_spec_as_written := object.get(input, pod_spec_path, null)
 
 _has_image(c) if {
@@ -122,7 +130,7 @@ is_daemonset if {
 pod_spec := s if {
 	s := pod_spec_as_written
 	is_object(s)
-	not is_patch # with pod_spec_as_written defined: is_workload, in fewer lookups
+	not is_fragment # with pod_spec_as_written defined: is_workload, in fewer lookups
 } else := {} if is_workload
 
 # tolerations is the pod spec's list of tolerations ([] when the field is

@@ -40,23 +40,28 @@ test_missing_api_version_is_the_core_group if {
 	group == "apps" with input as {"apiVersion": "apps/v1", "kind": "Deployment"}
 }
 
-test_patch_fragments if {
-	is_patch with input as _obj("apps/v1", "DaemonSet", _template({"containers": [{"name": "c"}]}))
-	is_patch with input as _obj("apps/v1", "DaemonSet", _template({"containers": [{"name": "c", "image": ""}]}))
-	is_patch with input as _obj("apps/v1", "DaemonSet", _template({"containers": [{"name": "c", "image": 5}]}))
-	is_patch with input as _obj("apps/v1", "DaemonSet", _template({"containers": ["c"]}))
-	is_patch with input as _obj("apps/v1", "DaemonSet", _template(object.union(_c, {"initContainers": [{"name": "i"}]})))
-	not is_patch with input as _obj("apps/v1", "DaemonSet", _template(_c))
-	not is_patch with input as _obj("apps/v1", "DaemonSet", _template({"containers": []}))
-	not is_patch with input as _obj("apps/v1", "DaemonSet", _template({"containers": {"name": "c"}}))
-	not is_patch with input as _obj("v1", "ConfigMap", {"spec": {"containers": [{"name": "c"}]}})
+test_fragments if {
+	is_fragment with input as _obj("apps/v1", "DaemonSet", _template({"containers": [{"name": "c"}]}))
+	is_fragment with input as _obj("apps/v1", "DaemonSet", _template({"containers": [{"name": "c", "image": ""}]}))
+	is_fragment with input as _obj("apps/v1", "DaemonSet", _template({"containers": [{"name": "c", "image": 5}]}))
+	is_fragment with input as _obj("apps/v1", "DaemonSet", _template({"containers": ["c"]}))
+	is_fragment with input as _obj("apps/v1", "DaemonSet", _template(object.union(_c, {"initContainers": [{"name": "i"}]})))
+	is_fragment with input as _obj("apps/v1", "DaemonSet", _template({"containers": []}))
+	is_fragment with input as _obj("apps/v1", "DaemonSet", _template({"containers": {"name": "c"}}))
+	is_fragment with input as _obj("apps/v1", "DaemonSet", _template({"tolerations": [{"operator": "Exists"}]}))
+	is_fragment with input as _obj("apps/v1", "DaemonSet", {"spec": {"selector": {"matchLabels": {"a": "b"}}}})
+	is_fragment with input as _obj("v1", "Pod", {"spec": {"nodeSelector": {"a": "b"}}})
+	is_fragment with input as _obj("v1", "Pod", {"metadata": {"name": "p"}})
+	not is_fragment with input as _obj("apps/v1", "DaemonSet", _template(_c))
+	not is_fragment with input as _obj("v1", "ConfigMap", {"spec": {"containers": [{"name": "c"}]}})
 	not is_workload with input as _obj("apps/v1", "DaemonSet", _template({"containers": [{"name": "c"}]}))
+	not is_workload with input as _obj("v1", "Pod", {"spec": {"nodeSelector": {"a": "b"}}})
 }
 
 test_pod_spec_and_tolerations if {
 	pod_spec == _c with input as _obj("apps/v1", "Deployment", _template(_c))
-	pod_spec == {} with input as _obj("apps/v1", "Deployment", {"spec": {"template": {}}})
-	pod_spec == {} with input as _obj("apps/v1", "Deployment", _template("not a mapping"))
+	not pod_spec with input as _obj("apps/v1", "Deployment", {"spec": {"template": {}}})
+	not pod_spec with input as _obj("apps/v1", "Deployment", _template("not a mapping"))
 	not pod_spec with input as _obj("v1", "ConfigMap", {})
 	not tolerations with input as _obj("apps/v1", "Deployment", _template(_c))
 	tolerations == [] with input as _obj("apps/v1", "Deployment", _template(object.union(_c, {"tolerations": "x"})))

@@ -21,10 +21,11 @@ default workload := false
 
 workload if k8s.is_workload
 
-# patch is true for a Kustomize patch fragment, which is skipped.
+# patch is true for a fragment of a workload (k8s.is_fragment: a Kustomize
+# patch, a test assertion), which is skipped.
 default patch := false
 
-patch if k8s.is_patch
+patch if k8s.is_fragment
 
 # facts is what cross-object rules record about the object in input.
 facts contains fact if {

@@ -367,7 +367,7 @@ test_alternatives if {
 
 # --- the common case, cheaply ----------------------------------------------------------
 
-_pod(spec) := {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": spec}
+_pod(spec) := {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": object.union({"containers": [{"name": "c", "image": "i"}]}, spec)}
 
 _long(n) := concat("", [x | some _ in numbers.range(1, n); x := "a"])
 

@@ -185,20 +185,20 @@ test_node_name_excluded_by_match_fields_in if {
 		"apiVersion": "v1",
 		"kind": "Pod",
 		"metadata": {"name": "debug"},
-		"spec": object.union({"nodeName": "node-1"}, _with_terms([{"matchFields": [_r("metadata.name", "In", ["node-2"])]}])),
+		"spec": object.union({"containers": [{"name": "c", "image": "i"}], "nodeName": "node-1"}, _with_terms([{"matchFields": [_r("metadata.name", "In", ["node-2"])]}])),
 	}
 	f.message == "no node can satisfy the node constraints of pod \"debug\": nodeName \"node-1\" and metadata.name In [\"node-2\"] cannot hold together; the kubelet of node \"node-1\" rejects its pods"
 }
 
 test_node_name_excluded_by_match_fields_notin if {
-	_only(report, _field_at(0, 1)) with input as _deployment(object.union({"nodeName": "node-1"}, _with_terms([{"matchFields": [
+	_only(report, _field_at(0, 1)) with input as _deployment(object.union({"containers": [{"name": "c", "image": "i"}], "nodeName": "node-1"}, _with_terms([{"matchFields": [
 		_r("metadata.name", "NotIn", ["node-3"]),
 		_r("metadata.name", "NotIn", ["node-1"]),
 	]}])))
 }
 
 test_node_name_selected_by_match_fields if {
-	count(report) == 0 with input as _deployment(object.union({"nodeName": "node-1"}, _with_terms([{"matchFields": [_r("metadata.name", "In", ["node-1"])]}])))
+	count(report) == 0 with input as _deployment(object.union({"containers": [{"name": "c", "image": "i"}], "nodeName": "node-1"}, _with_terms([{"matchFields": [_r("metadata.name", "In", ["node-1"])]}])))
 }
 
 test_two_different_node_names_in_one_term if {
@@ -209,7 +209,7 @@ test_two_different_node_names_in_one_term if {
 }
 
 test_match_expressions_before_match_fields if {
-	_only(report, _expr_at(0, 1)) with input as _deployment(object.union({"nodeName": "node-1"}, _with_terms([{
+	_only(report, _expr_at(0, 1)) with input as _deployment(object.union({"containers": [{"name": "c", "image": "i"}], "nodeName": "node-1"}, _with_terms([{
 		"matchFields": [_r("metadata.name", "In", ["node-2"])],
 		"matchExpressions": [_r("a", "In", ["x"]), _r("a", "In", ["y"])],
 	}])))
@@ -232,7 +232,7 @@ test_cronjob_path if {
 		"apiVersion": "batch/v1",
 		"kind": "CronJob",
 		"metadata": {"name": "retrain"},
-		"spec": {"jobTemplate": {"spec": {"template": {"spec": object.union({"nodeSelector": {"pool": "gpu"}}, _with_terms([_term([_absent("pool")])]))}}}},
+		"spec": {"jobTemplate": {"spec": {"template": {"spec": object.union({"containers": [{"name": "c", "image": "i"}], "nodeSelector": {"pool": "gpu"}}, _with_terms([_term([_absent("pool")])]))}}}},
 	}
 }
 

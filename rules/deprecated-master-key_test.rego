@@ -22,7 +22,7 @@ _deploy(spec) := {
 
 _ds(spec) := object.union(_deploy(spec), {"kind": "DaemonSet"})
 
-_pod(spec) := {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": spec}
+_pod(spec) := {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": object.union({"containers": [{"name": "c", "image": "i"}]}, spec)}
 
 _tp(i) := ["spec", "template", "spec", "tolerations", i]
 
@@ -269,6 +269,7 @@ test_cronjob_paths if {
 		"kind": "CronJob",
 		"metadata": {"name": "backup"},
 		"spec": {"jobTemplate": {"spec": {"template": {"spec": {
+			"containers": [{"name": "c", "image": "i"}],
 			"nodeSelector": {_m: ""},
 			"tolerations": [_master_exists],
 		}}}}},

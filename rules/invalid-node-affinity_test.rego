@@ -375,7 +375,7 @@ test_pod_path if {
 		"apiVersion": "v1",
 		"kind": "Pod",
 		"metadata": {"name": "with-node-affinity"},
-		"spec": {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{"weight": 5, "preference": {}}]}}},
+		"spec": {"containers": [{"name": "c", "image": "i"}], "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{"weight": 5, "preference": {}}]}}},
 	}
 }
 
@@ -389,7 +389,7 @@ test_cronjob_path if {
 		"apiVersion": "batch/v1",
 		"kind": "CronJob",
 		"metadata": {"name": "retrain"},
-		"spec": {"jobTemplate": {"spec": {"template": {"spec": _with_required([{"matchExpressions": [{"key": "a", "operator": "DoesNotExists"}]}])}}}},
+		"spec": {"jobTemplate": {"spec": {"template": {"spec": object.union({"containers": [{"name": "c", "image": "i"}]}, _with_required([{"matchExpressions": [{"key": "a", "operator": "DoesNotExists"}]}]))}}}},
 	}
 }
 

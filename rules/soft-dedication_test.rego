@@ -145,7 +145,7 @@ test_pod_path if {
 		"apiVersion": "v1",
 		"kind": "Pod",
 		"metadata": {"name": "notebook"},
-		"spec": _spec([_pref(100, [_r("dedicated", "In", ["ml"])])], [_ml]),
+		"spec": object.union({"containers": [{"name": "c", "image": "i"}]}, _spec([_pref(100, [_r("dedicated", "In", ["ml"])])], [_ml])),
 	}
 }
 
@@ -154,7 +154,7 @@ test_cronjob_path if {
 		"apiVersion": "batch/v1",
 		"kind": "CronJob",
 		"metadata": {"name": "retrain"},
-		"spec": {"jobTemplate": {"spec": {"template": {"spec": _spec([_pref(100, [_r("dedicated", "In", ["ml"])])], [_ml])}}}},
+		"spec": {"jobTemplate": {"spec": {"template": {"spec": object.union({"containers": [{"name": "c", "image": "i"}]}, _spec([_pref(100, [_r("dedicated", "In", ["ml"])])], [_ml]))}}}},
 	}
 }
 

@@ -159,7 +159,7 @@ test_pod_path if {
 		"apiVersion": "v1",
 		"kind": "Pod",
 		"metadata": {"name": "debug"},
-		"spec": {"nodeSelector": {"dedicated": "ingress"}, "tolerations": [_gpu]},
+		"spec": {"containers": [{"name": "c", "image": "i"}], "nodeSelector": {"dedicated": "ingress"}, "tolerations": [_gpu]},
 	}
 }
 
@@ -168,7 +168,7 @@ test_cronjob_path if {
 		"apiVersion": "batch/v1",
 		"kind": "CronJob",
 		"metadata": {"name": "retrain"},
-		"spec": {"jobTemplate": {"spec": {"template": {"spec": {"nodeSelector": {"dedicated": "ingress"}, "tolerations": [_gpu]}}}}},
+		"spec": {"jobTemplate": {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "i"}], "nodeSelector": {"dedicated": "ingress"}, "tolerations": [_gpu]}}}}},
 	}
 }
 

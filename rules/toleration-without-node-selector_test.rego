@@ -241,7 +241,7 @@ test_cronjob_path if {
 		"apiVersion": "batch/v1",
 		"kind": "CronJob",
 		"metadata": {"name": "retrain"},
-		"spec": {"jobTemplate": {"spec": {"template": {"spec": {"tolerations": [_gpu]}}}}},
+		"spec": {"jobTemplate": {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "i"}], "tolerations": [_gpu]}}}}},
 	}
 }
 
@@ -250,7 +250,7 @@ test_podtemplate_path if {
 		"apiVersion": "v1",
 		"kind": "PodTemplate",
 		"metadata": {"name": "gpu-template"},
-		"template": {"spec": {"tolerations": [_gpu]}},
+		"template": {"spec": {"containers": [{"name": "c", "image": "i"}], "tolerations": [_gpu]}},
 	}
 }
 

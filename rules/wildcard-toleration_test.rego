@@ -135,7 +135,7 @@ test_cronjob_path if {
 		"apiVersion": "batch/v1",
 		"kind": "CronJob",
 		"metadata": {"name": "cleanup"},
-		"spec": {"jobTemplate": {"spec": {"template": {"spec": {"tolerations": [{"operator": "Exists"}]}}}}},
+		"spec": {"jobTemplate": {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "i"}], "tolerations": [{"operator": "Exists"}]}}}}},
 	}
 	contains(f.message, "cronjob \"cleanup\"")
 }

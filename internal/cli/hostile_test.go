@@ -25,8 +25,8 @@ func noTrace(t *testing.T, out ...string) {
 	}
 }
 
-// wildPod has one finding, at 6:7.
-const wildPod = "apiVersion: v1\nkind: Pod\nmetadata: {name: wild}\nspec:\n  tolerations:\n    - operator: Exists\n"
+// wildPod has one finding, at 7:7.
+const wildPod = "apiVersion: v1\nkind: Pod\nmetadata: {name: wild}\nspec:\n  containers: [{name: c, image: i}]\n  tolerations:\n    - operator: Exists\n"
 
 // TestHostileInputs: every input, however broken, ends with a message and
 // exit 1 (a parse-error finding) or 2 (an input dslint will not read), and
@@ -54,7 +54,7 @@ func TestHostileInputs(t *testing.T) {
 		{"recursive alias", "loop.yaml", "apiVersion: v1\nkind: Pod\nspec: &s {x: [*s]}\n", ExitFindings,
 			"loop.yaml:3:15: error: alias *s is inside the node its anchor &s names, so the document is infinite [parse-error]"},
 		{"nested 20,000 deep", "deep.yaml", wildPod + "---\nx: " + strings.Repeat("[", 20_000) + "\n", ExitFindings,
-			"deep.yaml:8:1: error: YAML syntax error: exceeded max depth of 10000 [parse-error]"},
+			"deep.yaml:9:1: error: YAML syntax error: exceeded max depth of 10000 [parse-error]"},
 		{"nested 1,001 deep", "deep.yaml", "apiVersion: v1\nkind: Pod\nspec: " + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "\n", ExitFindings,
 			"deep.yaml:3:1007: error: collections nested more than 1,000 levels deep; dslint reads at most 1,000 levels [parse-error]"},
 		{"binary", "bin.yaml", string(binary), ExitFindings,
@@ -62,7 +62,7 @@ func TestHostileInputs(t *testing.T) {
 		{"invalid UTF-8", "latin1.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: caf\xe9\n", ExitFindings,
 			"latin1.yaml:4:12: error: YAML syntax error:"},
 		{"many documents", "many.yaml", many.String() + wildPod, ExitFindings,
-			fmt.Sprintf("many.yaml:%d:7: warning: toleration", manyLines+6)},
+			fmt.Sprintf("many.yaml:%d:7: warning: toleration", manyLines+7)},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {
@@ -122,7 +122,7 @@ func TestTooLargeInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := run(t, "", dir)
-	if code != ExitUsage || !strings.Contains(errOut, "big.yaml: larger than 32 MiB; dslint reads at most 32 MiB per file") || !strings.Contains(out, "pod.yaml:6:7: warning:") {
+	if code != ExitUsage || !strings.Contains(errOut, "big.yaml: larger than 32 MiB; dslint reads at most 32 MiB per file") || !strings.Contains(out, "pod.yaml:7:7: warning:") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 	noTrace(t, out, errOut)
@@ -175,11 +175,11 @@ func TestUnreadableInputs(t *testing.T) {
 	t.Chdir(dir)
 	unprivileged.Run(t, func() {
 		code, out, errOut := run(t, "", "pod.yaml", "secret.yaml")
-		if code != ExitUsage || errOut != "dslint: secret.yaml: permission denied\n" || !strings.Contains(out, "pod.yaml:6:7: warning:") {
+		if code != ExitUsage || errOut != "dslint: secret.yaml: permission denied\n" || !strings.Contains(out, "pod.yaml:7:7: warning:") {
 			t.Errorf("unreadable file: exit %d\n%s%s", code, out, errOut)
 		}
 		code, out, errOut = run(t, "", ".")
-		if code != ExitUsage || !strings.Contains(errOut, "dslint: locked: permission denied\n") || !strings.Contains(out, "pod.yaml:6:7: warning:") {
+		if code != ExitUsage || !strings.Contains(errOut, "dslint: locked: permission denied\n") || !strings.Contains(out, "pod.yaml:7:7: warning:") {
 			t.Errorf("unreadable directory: exit %d\n%s%s", code, out, errOut)
 		}
 	})

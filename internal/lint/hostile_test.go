@@ -30,7 +30,7 @@ func TestPanicCostsOneObject(t *testing.T) {
 	t.Cleanup(func() { beforeCheck = nil })
 	dir := t.TempDir()
 	pod := func(name string) string {
-		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec:\n  tolerations: [{operator: Exists}]\n"
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec:\n  containers: [{name: c, image: i}]\n  tolerations: [{operator: Exists}]\n"
 	}
 	first := filepath.Join(dir, "first.yaml")
 	second := filepath.Join(dir, "second.yaml")
@@ -48,7 +48,7 @@ func TestPanicCostsOneObject(t *testing.T) {
 		t.Fatalf("problems %v, want one internal error", problems.Err())
 	}
 	msg := problems.Internal[0].Error()
-	if msg != `first.yaml:8: internal error checking Pod "boom": injected failure` {
+	if msg != `first.yaml:9: internal error checking Pod "boom": injected failure` {
 		t.Errorf("internal error %q", msg)
 	}
 	var got []string
@@ -73,7 +73,7 @@ func TestObjectsOfOneFileInParallel(t *testing.T) {
 	t.Cleanup(func() { beforeCheck = nil })
 	var b strings.Builder
 	for i := range 100 {
-		fmt.Fprintf(&b, "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: p%d}\nspec:\n  template:\n    spec:\n      tolerations: [{operator: Exists, value: v%d}]\n      nodeSelector: {pool: p%d}\n", i, i, i%3)
+		fmt.Fprintf(&b, "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: p%d}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: i}]\n      tolerations: [{operator: Exists, value: v%d}]\n      nodeSelector: {pool: p%d}\n", i, i, i%3)
 	}
 	path := filepath.Join(t.TempDir(), "many.yaml")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
@@ -83,7 +83,7 @@ func TestObjectsOfOneFileInParallel(t *testing.T) {
 	var outcomes []string
 	for _, workers := range []int{1, 4} {
 		res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: "many.yaml"}}, nil, Options{Engine: eng, Workers: workers})
-		if len(problems.Internal) != 1 || problems.Internal[0].Error() != `many.yaml:336: internal error checking DaemonSet "p37": injected failure` {
+		if len(problems.Internal) != 1 || problems.Internal[0].Error() != `many.yaml:373: internal error checking DaemonSet "p37": injected failure` {
 			t.Fatalf("%d workers: problems %v, want one internal error for p37", workers, problems.Err())
 		}
 		var got strings.Builder
@@ -209,7 +209,7 @@ func TestLargeFileInParts(t *testing.T) {
 		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\ndata:\n  big: |\n%s", i, value)
 	}
 	before := strings.Count(b.String(), "\n")
-	b.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  tolerations:\n    - operator: Exists # dslint:ignore wildcard-toleration tolerated on purpose\n    - {key: a, operator: Exists}\n")
+	b.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n  tolerations:\n    - operator: Exists # dslint:ignore wildcard-toleration tolerated on purpose\n    - {key: a, operator: Exists}\n")
 	path := filepath.Join(t.TempDir(), "large.yaml")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -219,7 +219,7 @@ func TestLargeFileInParts(t *testing.T) {
 	for _, f := range res.Findings {
 		got = append(got, fmt.Sprintf("%d:%d %s %v", f.Line-before, f.Column, f.Rule, f.Suppressed))
 	}
-	if want := "7:7 wildcard-toleration true"; len(got) == 0 || got[0] != want {
+	if want := "8:7 wildcard-toleration true"; len(got) == 0 || got[0] != want {
 		t.Errorf("findings (lines after the ConfigMaps) %v, want %s first", got, want)
 	}
 	if res.Summary.Objects < 25 {
@@ -233,7 +233,7 @@ func TestLargeFileInParts(t *testing.T) {
 // that does not decode is a parse error, not a decoding of all of it.
 func TestUTF16Files(t *testing.T) {
 	text := "apiVersion: v1\r\nkind: ConfigMap\r\nmetadata: {name: c}\r\n---\r\n" +
-		"apiVersion: v1\r\nkind: Pod\r\nmetadata: {name: p}\r\nspec:\r\n  tolerations:\r\n" +
+		"apiVersion: v1\r\nkind: Pod\r\nmetadata: {name: p}\r\nspec:\r\n  containers: [{name: c, image: i}]\r\n  tolerations:\r\n" +
 		"    # dslint:ignore wildcard-toleration the log agent runs everywhere\r\n" +
 		"    - operator: Exists\r\n    - {key: gpu, operator: Exists, value: \"yes\"}\r\n"
 	eng := newEngine(t)
@@ -250,7 +250,7 @@ func TestUTF16Files(t *testing.T) {
 		return got
 	}
 	want := lint([]byte(text))
-	if !strings.Contains(want, "2 objects: 11:7 wildcard-toleration true; 12:7 toleration-without-node-selector false; 12:36 invalid-toleration false;") {
+	if !strings.Contains(want, "2 objects: 12:7 wildcard-toleration true; 13:7 toleration-without-node-selector false; 13:36 invalid-toleration false;") {
 		t.Fatalf("the UTF-8 text gives %s", want)
 	}
 	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {

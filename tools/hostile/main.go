@@ -39,7 +39,7 @@ type input struct {
 	nobody bool
 }
 
-const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec:\n  tolerations: [{operator: Exists}]\n"
+const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec:\n  containers: [{name: c, image: i}]\n  tolerations: [{operator: Exists}]\n"
 
 var inputs = []input{
 	{name: "alias bomb (9 levels of 9 aliases)", make: file("bomb.yaml", aliasBomb)},
@@ -318,7 +318,7 @@ func list(size int, flow bool) func(*writer) {
 			for i := 0; w.Len() < size; i++ {
 				fmt.Fprintf(w, "  {apiVersion: v1, kind: ConfigMap, metadata: {name: c%d, namespace: prod, labels: {app: web}}, data: {a: \"1\"}},\n", i)
 			}
-			w.WriteString("  {apiVersion: v1, kind: Pod, metadata: {name: p0}, spec: {tolerations: [{operator: Exists}]}}]}\n")
+			w.WriteString("  {apiVersion: v1, kind: Pod, metadata: {name: p0}, spec: {containers: [{name: c, image: i}], tolerations: [{operator: Exists}]}}]}\n")
 			return
 		}
 		w.WriteString("apiVersion: v1\nkind: List\nitems:\n")
