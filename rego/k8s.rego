@@ -4,6 +4,8 @@
 #   this package, so each workload kind is handled in one place.
 package dslint.lib.k8s
 
+import data.dslint.lib.tolerations as tol
+
 # group is the API group of input ("" for the core group).
 default group := ""
 
@@ -141,6 +143,15 @@ tolerations := ts if {
 	is_array(ts)
 } else := [] if {
 	_ = pod_spec.tolerations
+}
+
+# valid_tolerations are the tolerations the API server accepts
+# (tol.valid), by their index in the manifest: iterate them with
+# `some i, t in k8s.valid_tolerations`. A rejected toleration gets one
+# finding, from invalid-toleration; every other rule judges these.
+valid_tolerations := {i: t |
+	some i, t in tolerations
+	tol.valid(t)
 }
 
 # toleration_path is the path of the toleration at index i.

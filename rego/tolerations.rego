@@ -68,6 +68,49 @@ _numeric(taint_value, toleration_value, "Lt") if taint_value < toleration_value
 
 _numeric(taint_value, toleration_value, "Gt") if taint_value > toleration_value
 
+# valid(t) is true when the API server accepts toleration t
+# (ValidateTolerations, reference §4.1): fields of the right types, a known
+# operator (Lt and Gt only with the TaintTolerationComparisonOperators gate,
+# and a canonical integer value), an empty key only with Exists, a valid key
+# and value, a known effect, tolerationSeconds only with NoExecute. A rejected
+# toleration is invalid-toleration's to report; other rules skip it
+# (k8s.valid_tolerations), so one mistake makes one finding.
+valid(t) if {
+	is_object(t)
+	every name in ["key", "operator", "value", "effect"] {
+		is_string(field(t, name))
+	}
+	field(t, "effect") in {"", "NoSchedule", "PreferNoSchedule", "NoExecute"}
+	_valid_seconds(t)
+	_valid_operator(field(t, "operator"), field(t, "key"), field(t, "value"))
+}
+
+_valid_seconds(t) if object.get(t, "tolerationSeconds", null) == null
+
+_valid_seconds(t) if {
+	secs := t.tolerationSeconds
+	is_number(secs)
+	secs == floor(secs)
+	t.effect == "NoExecute"
+}
+
+_valid_operator("Exists", "", "")
+
+_valid_operator("Exists", key, "") if labels.valid_key(key)
+
+_valid_operator(op, key, value) if {
+	op in {"", "Equal"}
+	labels.valid_key(key)
+	labels.valid_value(value)
+}
+
+_valid_operator(op, key, value) if {
+	op in {"Lt", "Gt"}
+	settings.comparison_operators
+	labels.valid_key(key)
+	labels.canonical_int(value)
+}
+
 # tolerated(tolerations, taint) is true when any toleration of the list
 # tolerates the taint (TolerationsTolerateTaint).
 tolerated(tolerations, taint) if {

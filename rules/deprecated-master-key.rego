@@ -157,7 +157,7 @@ report contains finding if {
 
 # t.key is tol.field(t, "key") whenever it can equal the master key.
 _toleration_report contains result.fail(k8s.toleration_path(i), msg) if {
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	t.key == "node-role.kubernetes.io/master"
 	not tol.tolerated(_user_tolerations, _control_plane_taint)
 	not tol.tolerated(_user_tolerations, _twin(t))

@@ -79,7 +79,7 @@ report contains result.fail(array.concat(k8s.toleration_path(i), ["tolerationSec
 	input.kind == "DaemonSet" # OPA's rule index skips the rule for other kinds
 	k8s.is_daemonset
 	spec := k8s.pod_spec
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	is_number(t.tolerationSeconds)
 	condition := _conditions[t.key]
 	tol.daemonset_replacement(spec, t) # the controller puts its own in place of t

@@ -100,7 +100,7 @@ report contains finding if {
 # or an integer with effect NoExecute. A valid key has at most four prefix
 # labels of at most 62 characters (within the 253 allowed) and a name of at
 # most 63; a valid value at most 63 characters. The pattern is stricter than
-# _plainly_valid (other fields, longer prefixes, 300.0 seconds): what it does
+# tol.valid (other fields, longer prefixes, 300.0 seconds): what it does
 # not match goes through the detailed checks, which find nothing wrong with
 # a valid toleration. The tests compare the two.
 _any_suspect if {
@@ -217,40 +217,11 @@ _typed[i] := t if {
 
 _path(i, name) := array.concat(k8s.toleration_path(i), [name])
 
-# _suspect are the tolerations that are not plainly valid. Almost every
-# toleration is valid, and this check is one rule body, so only the suspect
-# ones go through the detailed checks above.
+# _suspect are the tolerations the API server rejects (tol.valid, the one
+# definition of a valid toleration); the checks above say why.
 _suspect[i] := t if {
 	some i, t in k8s.tolerations
-	not _plainly_valid(t)
-}
-
-# Reads fields directly: a null or mistyped field just makes the toleration
-# suspect, and the detailed checks handle it.
-_plainly_valid(t) if {
-	is_object(t)
-	key := object.get(t, "key", "")
-	value := object.get(t, "value", "")
-	_plain_operator(object.get(t, "operator", ""), key, value)
-	object.get(t, "effect", "") in {"", "NoSchedule", "PreferNoSchedule", "NoExecute"}
-	_plain_seconds(t)
-}
-
-_plain_operator("Exists", "", "")
-
-_plain_operator("Exists", key, "") if labels.valid_key(key)
-
-_plain_operator(op, key, value) if {
-	op in {"", "Equal"}
-	labels.valid_key(key)
-	labels.valid_value(value)
-}
-
-_plain_seconds(t) if object.get(t, "tolerationSeconds", null) == null
-
-_plain_seconds(t) if {
-	t.effect == "NoExecute"
-	_is_integer(t.tolerationSeconds)
+	not tol.valid(t)
 }
 
 # tolerationSeconds without NoExecute: upstream reports the effect; point at

@@ -480,8 +480,8 @@ test_fast_path_does_not_hide_a_bad_toleration if {
 
 # The fast path vouches only for plainly valid tolerations: for each of these
 # near misses, either it leaves the toleration to the detailed checks or
-# _plainly_valid holds too.
-test_fast_path_is_never_looser_than_plainly_valid if {
+# the toleration is valid (tol.valid).
+test_fast_path_is_never_looser_than_valid if {
 	near := [
 		{"key": "a", "operator": "Exists", "value": null},
 		{"key": "a", "operator": "Equal", "value": null},
@@ -522,4 +522,43 @@ test_fast_path_is_never_looser_than_plainly_valid if {
 
 _left_to_the_detailed_checks_or_plain(t) if _any_suspect with input as _pod([t])
 
-_left_to_the_detailed_checks_or_plain(t) if _plainly_valid(t)
+_left_to_the_detailed_checks_or_plain(t) if data.dslint.lib.tolerations.valid(t)
+
+# tol.valid, which other rules use to skip rejected tolerations, agrees with
+# the detailed checks: a toleration is valid exactly when they find nothing.
+test_valid_agrees_with_the_checks if {
+	tols := [
+		{"key": "a", "operator": "Exists", "value": null},
+		{"key": "a", "operator": null},
+		{"key": null, "operator": "Exists"},
+		{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0},
+		{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": "300"},
+		{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 1.5},
+		{"key": "a", "operator": "Exists", "tolerationSeconds": 300},
+		{"key": "", "operator": "Exists", "value": ""},
+		{"key": "", "value": ""},
+		{"key": "a", "operator": "Equal", "value": "-x"},
+		{"key": "A/b", "operator": "Exists"},
+		{"key": "a/b/c", "operator": "Exists"},
+		{"key": "a", "operator": "exists"},
+		{"key": "a", "operator": "Gt", "value": "5"},
+		{"key": "a", "operator": "Exists", "effect": "noexecute"},
+		{"key": "gpu", "operator": "Exists", "value": "yes"},
+		{"key": "gpu", "operator": "Equal", "value": "yes", "effect": "NoSchedule"},
+		{"operator": "Exists"},
+		"not a mapping",
+	]
+	every t in tols {
+		_valid_iff_no_finding(t)
+	}
+}
+
+_valid_iff_no_finding(t) if {
+	data.dslint.lib.tolerations.valid(t)
+	count(_findings(t)) == 0
+}
+
+_valid_iff_no_finding(t) if {
+	not data.dslint.lib.tolerations.valid(t)
+	count(_findings(t)) > 0
+}

@@ -71,7 +71,7 @@ report contains result.fail(k8s.toleration_path(i), msg) if {
 	input.kind == "DaemonSet" # OPA's rule index skips the rule for other kinds
 	k8s.is_daemonset
 	spec := k8s.pod_spec
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	auto := tol.daemonset_replacement(spec, t)
 	not _eviction_timeout(t)
 	msg := sprintf("toleration {key: %s, operator: Exists, effect: %s} is redundant: the DaemonSet controller adds this exact toleration to %s (and replaces this one with it); remove it", [

@@ -175,7 +175,7 @@ _toward_toleration if {
 
 # Keyed tolerations of dedicated taints that can match a taint.
 _dedicated[i] := t if {
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	key := tol.field(t, "key")
 	is_string(key)
 	key != ""

@@ -135,7 +135,7 @@ _report contains result.fail(k8s.toleration_path(i), msg) if {
 	selected := placement.selected_pools
 	count(selected) > 0
 	nodes.has_constraint(k8s.pod_spec)
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	key := t.key
 	is_string(key)
 	key != ""

@@ -94,7 +94,7 @@ report contains finding if {
 # (not-ready, unreachable), so that test comes right after the key is read.
 # Only then, once per object, the node constraint.
 _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	key := t.key
 	is_string(key)
 	key != ""
@@ -110,7 +110,7 @@ _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), 
 # that carries none of the dedicated taints they tolerate?
 _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
 	placement.has_inventory
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	t in _dedicated_tolerations
 	bare := _bare_pools
 	count(bare) > 0
@@ -122,7 +122,7 @@ _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), 
 
 # The keyed tolerations of dedicated taints that can match one.
 _dedicated_tolerations contains t if {
-	some t in k8s.tolerations
+	some t in k8s.valid_tolerations
 	key := t.key
 	is_string(key)
 	key != ""

@@ -288,7 +288,7 @@ test_critical_addons_only_is_not_dedicated if {
 
 test_system_taint_entries_are_exact_or_prefixes if {
 	count(report) == 1 with input as _deployment({"tolerations": [{"key": "CriticalAddonsOnlyX", "operator": "Exists"}]})
-	count(report) == 1 with input as _deployment({"tolerations": [{"key": "node.kubernetes.ioX/a", "operator": "Exists"}]})
+	count(report) == 1 with input as _deployment({"tolerations": [{"key": "node.kubernetes.iox/a", "operator": "Exists"}]})
 	count(report) == 0 with input as _deployment({"tolerations": [{"key": "node.kubernetes.io/anything", "operator": "Exists"}]})
 }
 

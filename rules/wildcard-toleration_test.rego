@@ -58,32 +58,62 @@ test_extensions_v1beta1_daemonset_wildcard_is_info if {
 
 test_message_without_effect if {
 	f := _only(report, _tpl_path(0)) with input as _deployment([{"operator": "Exists"}])
-	contains(f.message, "tolerates every taint of every effect, and is never evicted from not-ready or unreachable nodes")
+	f.message == "toleration with operator \"Exists\" and no key tolerates every taint: deployment \"web\" can land on any node, dedicated pools and control plane included, and is never evicted from not-ready or unreachable nodes"
 }
 
+# A NoExecute wildcard cannot pass a NoSchedule taint: the concern is
+# eviction only.
 test_message_with_noexecute if {
 	f := _only(report, _tpl_path(0)) with input as _deployment([{"operator": "Exists", "effect": "NoExecute"}])
-	contains(f.message, "tolerates every taint with effect NoExecute, and is never evicted from not-ready or unreachable nodes")
+	f.message == "toleration with operator \"Exists\" and no key tolerates every NoExecute taint: deployment \"web\" is never evicted from not-ready or unreachable nodes; set tolerationSeconds, or name the taint it is meant for"
+	not "severity" in object.keys(f)
 }
 
 test_message_with_noschedule if {
 	f := _only(report, _tpl_path(0)) with input as _deployment([{"operator": "Exists", "effect": "NoSchedule"}])
-	contains(f.message, "tolerates every taint with effect NoSchedule:")
+	contains(f.message, "tolerates every taint with effect NoSchedule: deployment \"web\" can land on any node,")
 	not contains(f.message, "evicted")
 }
 
-test_message_with_prefernoschedule if {
-	f := _only(report, _tpl_path(0)) with input as _deployment([{"operator": "Exists", "effect": "PreferNoSchedule"}])
-	contains(f.message, "with effect PreferNoSchedule:")
-	not contains(f.message, "evicted")
+# PreferNoSchedule never blocks a pod: tolerating all of it changes nothing.
+test_prefernoschedule_is_silent if {
+	count(report) == 0 with input as _deployment([{"operator": "Exists", "effect": "PreferNoSchedule"}])
 }
 
 # With tolerationSeconds the taint-eviction controller evicts the pod after
-# that many seconds (reference §2.3): "never evicted" would be wrong.
-test_message_with_noexecute_and_toleration_seconds if {
-	f := _only(report, _tpl_path(0)) with input as _deployment([{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}])
-	contains(f.message, "with effect NoExecute")
-	not contains(f.message, "never evicted")
+# that many seconds (reference §2.3): a bounded delay, nothing to report.
+test_noexecute_with_toleration_seconds_is_silent if {
+	count(report) == 0 with input as _deployment([{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}])
+}
+
+test_noschedule_and_timed_noexecute_is_not_never_evicted if {
+	r := report with input as _deployment([{"operator": "Exists", "effect": "NoSchedule"}, {"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}])
+	f := _only(r, _tpl_path(0))
+	contains(f.message, "tolerates every taint: deployment")
+	not contains(f.message, "evicted")
+}
+
+# The DaemonSet controller adds not-ready and unreachable tolerations to
+# every DaemonSet pod: no eviction claim for a DaemonSet.
+test_daemonset_message_makes_no_eviction_claim if {
+	f := _only(report, _tpl_path(0)) with input as _daemonset("apps/v1", [{"operator": "Exists"}])
+	f.message == "toleration with operator \"Exists\" and no key tolerates every taint: daemonset \"node-agent\" can land on any node, dedicated pools and control plane included"
+	count(report) == 0 with input as _daemonset("apps/v1", [{"operator": "Exists", "effect": "NoExecute"}])
+}
+
+# A node constraint that pins the pods limits where they land.
+test_pinned_workload_lands_only_where_selected if {
+	d := _deployment([{"operator": "Exists", "effect": "NoSchedule"}])
+	f := _only(report, _tpl_path(0)) with input as json.patch(d, [{"op": "add", "path": "/spec/template/spec/nodeSelector", "value": {"pool": "infra"}}])
+	contains(f.message, "can land on any node its node constraint selects, whatever taints those nodes carry")
+}
+
+# Network and bootstrap components (hostNetwork) must run on nodes that are
+# not ready yet: the rule only informs.
+test_host_network_deployment_is_info if {
+	d := _deployment([{"operator": "Exists"}])
+	f := _only(report, _tpl_path(0)) with input as json.patch(d, [{"op": "add", "path": "/spec/template/spec/hostNetwork", "value": true}])
+	f.severity == "info"
 }
 
 test_explicit_empty_key_is_a_wildcard if {
@@ -113,10 +143,17 @@ test_wildcard_among_other_tolerations_has_its_index if {
 	_only(r, _tpl_path(1))
 }
 
-test_two_wildcards_are_two_findings if {
+# Two wildcards are one intent: one finding, at the first, their effects
+# added up.
+test_two_wildcards_are_one_finding if {
 	r := report with input as _deployment([{"operator": "Exists", "effect": "NoSchedule"}, {"operator": "Exists", "effect": "NoExecute"}])
-	count(r) == 2
-	{f.path | some f in r} == {_tpl_path(0), _tpl_path(1)}
+	f := _only(r, _tpl_path(0))
+	contains(f.message, "tolerates every taint: deployment \"web\" can land on any node, dedicated pools and control plane included, and is never evicted")
+}
+
+# A rejected toleration is invalid-toleration's alone.
+test_invalid_wildcard_is_left_to_invalid_toleration if {
+	count(report) == 0 with input as _deployment([{"operator": "Exists", "value": "x"}])
 }
 
 test_pod_path_and_kind if {
