@@ -167,3 +167,68 @@ kind_label := lower(input.kind)
 
 # toleration_list_path is the path of the pod spec's tolerations list.
 toleration_list_path := array.concat(pod_spec_path, ["tolerations"])
+
+# host_paths are the paths of the pod's hostPath volumes.
+host_paths contains path if {
+	some v in pod_spec.volumes
+	path := v.hostPath.path
+	is_string(path)
+}
+
+# is_kubelet_plugin is true for a pod that registers with the kubelet or
+# reads what it allocated: a device plugin (/var/lib/kubelet/device-plugins),
+# a CSI node plugin or DRA kubelet plugin (plugins_registry, plugins), a
+# device monitor (pod-resources). It serves pods on its own node. The kubelet
+# directory may sit elsewhere (k0s, microk8s), so its last segment is matched.
+is_kubelet_plugin if {
+	some path in host_paths
+	some dir in _kubelet_plugin_dirs
+	contains(concat("", [path, "/"]), dir)
+}
+
+_kubelet_plugin_dirs := [
+	"/kubelet/device-plugins/",
+	"/kubelet/plugins_registry/",
+	"/kubelet/plugins/",
+	"/kubelet/pod-resources/",
+]
+
+# is_node_agent is true for a pod with a node-wide duty: it sees the node's
+# processes (hostPID) or mounts the node's logs, /proc, /sys, root file
+# system, container runtime, CNI configuration or kernel modules. Log
+# shippers, metrics exporters, security and network agents do.
+is_node_agent if pod_spec.hostPID == true
+
+is_node_agent if {
+	some path in host_paths
+	_node_wide_path(trim_right(path, "/"))
+}
+
+_node_wide_path("")
+
+_node_wide_path(path) if {
+	some dir in _node_wide_dirs
+	_under(path, dir)
+}
+
+_under(path, dir) if path == dir
+
+_under(path, dir) if startswith(path, concat("", [dir, "/"]))
+
+_node_wide_dirs := [
+	"/var/log",
+	"/var/lib/docker/containers",
+	"/proc",
+	"/sys",
+	"/etc/cni",
+	"/opt/cni",
+	"/run/containerd",
+	"/var/run/containerd",
+	"/run/crio",
+	"/var/run/crio",
+	"/var/run/docker.sock",
+	"/run/docker.sock",
+	"/lib/modules",
+	"/usr/lib/modules",
+	"/etc/kubernetes",
+]

@@ -90,30 +90,35 @@ pins_pool(spec) if {
 	}
 }
 
-# selects_nodes is true when the constraint chooses nodes by more than
-# generic properties: a nodeName, a nodeSelector on a label that is not
-# generic, or a required affinity whose every term names a non-generic label
-# (with any operator, NotIn and DoesNotExist included) or a node name. A
-# DaemonSet with such a constraint means to run on some nodes only, for
-# example not on the control plane.
-selects_nodes(spec) if pins_pool(spec)
+# A request or limit of an extended resource (nvidia.com/gpu, amd.com/gpu,
+# google.com/tpu, any vendor's) keeps pods on the nodes that advertise it:
+# the scheduler's NodeResourcesFit filter (reference §10.3) rejects every
+# other node. That is the GPU pattern Kubernetes itself completes: the
+# ExtendedResourceToleration admission plugin adds the toleration of the
+# resource's taint, and nothing else.
+pins_pool(spec) if count(extended_resources(spec)) > 0
 
-selects_nodes(spec) if {
-	terms := required_terms(spec)
-	count(terms) > 0
-	every term in terms {
-		_term_selects(term)
-	}
+# extended_resources(spec) are the names of the extended resources the
+# pod's containers or init containers request or limit (a quantity of 0
+# asks for nothing). Extended resources have a domain prefix outside
+# kubernetes.io (IsExtendedResourceName); cpu, memory, hugepages-* and
+# ephemeral-storage are native.
+extended_resources(spec) := {name |
+	some field in ["containers", "initContainers"]
+	some c in _list(spec[field])
+	some kind in ["requests", "limits"]
+	some name, quantity in c.resources[kind]
+	is_extended_resource(name)
+	not quantity in {0, "0"}
 }
 
-_term_selects(term) if {
-	some req in _list(term.matchExpressions)
-	not is_generic_label(req.key)
+# is_extended_resource(name) mirrors IsExtendedResourceName: a name with a
+# domain prefix that is not kubernetes.io's, and not a "requests." quota name.
+is_extended_resource(name) if {
+	contains(name, "/")
+	not contains(name, "kubernetes.io/")
+	not startswith(name, "requests.")
 }
-
-_term_selects(term) if count(_list(term.matchFields)) > 0
-
-_term_selects(term) if _term_pins(term)
 
 # A term pins when one of its requirements admits only nodes with a specific
 # non-generic label (In, Exists, Gt, Lt) or a specific node name.

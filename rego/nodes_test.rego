@@ -50,6 +50,13 @@ test_pins_pool if {
 	not pins_pool({"nodeName": ""})
 	not pins_pool(_required([_expr("pool", "In"), _expr("kubernetes.io/os", "In")]))
 	not pins_pool(_required([_expr("pool", "NotIn")]))
-	selects_nodes(_required([_expr("pool", "NotIn")]))
-	not selects_nodes(_required([_expr("kubernetes.io/arch", "NotIn")]))
+}
+
+test_extended_resources if {
+	extended_resources({"containers": [{"resources": {"limits": {"nvidia.com/gpu": 1, "cpu": "1"}, "requests": {"amd.com/gpu": "1"}}}]}) == {"nvidia.com/gpu", "amd.com/gpu"}
+	extended_resources({"initContainers": [{"resources": {"requests": {"google.com/tpu": 4}}}]}) == {"google.com/tpu"}
+	count(extended_resources({"containers": [{"resources": {"limits": {"memory": "1Gi", "hugepages-2Mi": "1Gi", "kubernetes.io/batch-cpu": "1", "requests.nvidia.com/gpu": "1"}}}]})) == 0
+	count(extended_resources({"containers": [{"resources": {"limits": {"nvidia.com/gpu": 0}}}]})) == 0
+	count(extended_resources({"containers": "x"})) == 0
+	pins_pool({"containers": [{"resources": {"limits": {"nvidia.com/gpu": 1}}}]})
 }

@@ -16,6 +16,28 @@
 #     description: The control-plane taint
 # custom:
 #   severity: warning
+#   intent: |
+#     For DaemonSets meant to run on every node: log shippers, metrics
+#     exporters, security and network agents. It warns when such a DaemonSet
+#     shows a node-wide duty (hostPID, or a host path of logs, /proc, /sys,
+#     the root file system, the container runtime, CNI or kernel modules)
+#     and does not tolerate the control-plane taint; without such a sign it
+#     only informs, since a DaemonSet that serves user workloads (an ingress
+#     controller, a storage or app agent) may stay off the control plane on
+#     purpose. It stays quiet for DaemonSets pinned to a pool (a nodeSelector
+#     or required affinity on a non-generic label, a node name, an extended
+#     resource such as nvidia.com/gpu, a toleration of a dedicated taint),
+#     for ones that exclude the control plane explicitly (DoesNotExist or
+#     NotIn on its role label), for kubelet plugins (device plugins, CSI node
+#     plugins, DRA plugins and pod-resources readers: they mount
+#     /var/lib/kubelet/device-plugins, plugins_registry, plugins or
+#     pod-resources and serve pods on their own node, and control-plane
+#     nodes run no workload pods), and for DaemonSets restricted to Windows
+#     nodes (control-plane nodes run Linux). A NotIn or DoesNotExist
+#     exclusion of other labels (Fargate, virtual kubelets) does not pin a
+#     DaemonSet to a pool, so it does not silence the rule. On managed
+#     clusters without control-plane nodes (EKS, GKE, AKS), turn it off in
+#     .dslint.yaml.
 #   remediation: |
 #     Add the toleration {key: node-role.kubernetes.io/control-plane,
 #     operator: Exists, effect: NoSchedule}. If the DaemonSet should not run on
@@ -58,13 +80,14 @@ import data.dslint.lib.tolerations as tol
 
 _control_plane_taint := {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
 
-# input.kind first: OPA's rule index then skips this body for other kinds.
-report contains result.fail(_path, msg) if {
-	input.kind == "DaemonSet"
+report contains _severity(result.fail(_path, msg)) if {
 	k8s.is_daemonset
 	not _tolerates(_control_plane_taint)
-	not nodes.selects_nodes(k8s.pod_spec)
+	not nodes.pins_pool(k8s.pod_spec)
+	not _excludes_control_plane
 	not _aims_at_a_pool
+	not k8s.is_kubelet_plugin
+	not _windows_only
 	msg := sprintf("daemonset %q does not tolerate the control-plane taint %q%s: it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}", [
 		k8s.name,
 		tol.string_of_taint(_control_plane_taint),
@@ -83,21 +106,52 @@ _aims_at_a_pool if {
 	not settings.is_system_taint(key)
 }
 
-# _tolerates(taint) is tol.tolerated over the pod's own tolerations. The ones
-# the DaemonSet controller adds (tol.daemonset_auto_tolerations) are all for
-# node.kubernetes.io/* taints and tolerate neither taint asked about here.
-# A toleration with another key cannot match, so only those with the taint's
-# key, an empty or null key, or none at all (not a mapping: tol.field reads
-# "") go through tol.tolerates.
-_tolerates(taint) if {
-	some i, t in k8s.tolerations
-	object.get(k8s.pod_spec, ["tolerations", i, "key"], "") in {"", null, taint.key}
-	tol.tolerates(t, taint)
+# Every required term keeps the pods off nodes with a control-plane role
+# label: the DaemonSet stays off the control plane on purpose.
+_excludes_control_plane if {
+	terms := nodes.required_terms(k8s.pod_spec)
+	count(terms) > 0
+	every term in terms {
+		some req in term.matchExpressions
+		req.key in {"node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/master"}
+		req.operator in {"DoesNotExist", "NotIn"}
+	}
 }
+
+# Control-plane nodes run Linux: a DaemonSet for Windows nodes never goes
+# there.
+_windows_only if {
+	some label in _os_labels
+	nodes.node_selector(k8s.pod_spec)[label] == "windows"
+}
+
+_windows_only if {
+	terms := nodes.required_terms(k8s.pod_spec)
+	count(terms) > 0
+	every term in terms {
+		some req in term.matchExpressions
+		req.key in _os_labels
+		req.operator == "In"
+		req.values == ["windows"]
+	}
+}
+
+_os_labels := {"kubernetes.io/os", "beta.kubernetes.io/os"}
+
+# The tolerations the DaemonSet controller adds (tol.daemonset_auto_tolerations)
+# are all for node.kubernetes.io/* taints and tolerate neither taint asked
+# about here: the pod's own tolerations decide.
+_tolerates(taint) if tol.tolerated(k8s.tolerations, taint)
 
 _master_note := " (it tolerates only the old master taint, which kubeadm stopped applying in 1.25)" if {
 	_tolerates({"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"})
 } else := ""
+
+# A node agent proper (a node-wide duty in its pod spec) warns; any other
+# DaemonSet may be kept off the control plane on purpose, so it informs.
+_severity(f) := f if k8s.is_node_agent
+
+_severity(f) := result.with_severity(f, "info") if not k8s.is_node_agent
 
 # Point at the tolerations list when there is one, else at the pod spec.
 _path := k8s.toleration_list_path if k8s.pod_spec.tolerations

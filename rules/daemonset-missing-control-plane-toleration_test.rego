@@ -4,7 +4,8 @@ _cp := "node-role.kubernetes.io/control-plane"
 
 _master := "node-role.kubernetes.io/master"
 
-# _daemonset(spec) is a DaemonSet whose pod spec is spec plus a container.
+# _daemonset(spec) is a DaemonSet whose pod spec is spec plus a container
+# and the host's /var/log: a log shipper, a node agent proper.
 _daemonset(spec) := {
 	"apiVersion": "apps/v1",
 	"kind": "DaemonSet",
@@ -13,7 +14,10 @@ _daemonset(spec) := {
 		"selector": {"matchLabels": {"app": "log-shipper"}},
 		"template": {
 			"metadata": {"labels": {"app": "log-shipper"}},
-			"spec": object.union({"containers": [{"name": "shipper", "image": "fluent-bit:3.1"}]}, spec),
+			"spec": object.union({
+				"containers": [{"name": "shipper", "image": "fluent-bit:3.1"}],
+				"volumes": [{"name": "logs", "hostPath": {"path": "/var/log"}}],
+			}, spec),
 		},
 	},
 }
@@ -207,4 +211,88 @@ test_daemonset_with_only_system_tolerations_still_fires if {
 			"tolerations": [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"}],
 		}}},
 	}
+}
+
+# --- judgement: what a DaemonSet is for -------------------------------------------
+
+_volume(path) := {"volumes": [{"name": "v", "hostPath": {"path": path}}]}
+
+_agent(spec) := {
+	"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"},
+	"spec": {"template": {"spec": object.union({"containers": [{"name": "a", "image": "agent:1"}]}, spec)}},
+}
+
+# Kubelet plugins serve pods on their own node; the kubelet directory may
+# sit elsewhere (microk8s, k0s).
+test_kubelet_plugins_are_silent if {
+	every path in [
+		"/var/lib/kubelet/device-plugins",
+		"/var/lib/kubelet/device-plugins/",
+		"/var/lib/kubelet/plugins_registry",
+		"/var/lib/kubelet/plugins/csi.example.com",
+		"/var/lib/kubelet/plugins",
+		"/var/snap/microk8s/common/var/lib/kubelet/plugins_registry",
+		"/var/lib/kubelet/pod-resources",
+	] {
+		count(report) == 0 with input as _agent(object.union(_volume(path), {"hostPID": true}))
+	}
+}
+
+test_other_kubelet_directories_are_no_plugins if {
+	count(report) == 1 with input as _agent(object.union(_volume("/var/lib/kubelet/pods"), {"hostPID": true}))
+	count(report) == 1 with input as _agent(object.union(_volume("/var/lib/kubelet/plugins-extra"), {"hostPID": true}))
+}
+
+# A node-wide duty makes a warning; without one the rule informs.
+test_node_agents_warn if {
+	every spec in [
+		{"hostPID": true},
+		_volume("/var/log"),
+		_volume("/var/log/pods"),
+		_volume("/"),
+		_volume("/proc/"),
+		_volume("/sys"),
+		_volume("/etc/cni/net.d"),
+		_volume("/run/containerd/containerd.sock"),
+		_volume("/lib/modules"),
+	] {
+		_only(report, _spec_path) with input as _agent(spec)
+	}
+}
+
+test_other_daemonsets_inform if {
+	every spec in [{}, {"hostNetwork": true}, _volume("/data"), _volume("/var/lib/longhorn"), _volume("/system")] {
+		f := _any(report) with input as _agent(spec)
+		f.severity == "info"
+	}
+}
+
+_any(r) := f if {
+	count(r) == 1
+	some f in r
+}
+
+test_windows_daemonsets_are_silent if {
+	count(report) == 0 with input as _daemonset({"nodeSelector": {"kubernetes.io/os": "windows"}})
+	count(report) == 0 with input as _daemonset({"nodeSelector": {"beta.kubernetes.io/os": "windows"}})
+	count(report) == 0 with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/os", "operator": "In", "values": ["windows"]}]}]}}}})
+	_only(report, _spec_path) with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/os", "operator": "In", "values": ["windows", "linux"]}]}]}}}})
+}
+
+# Excluding other nodes (Fargate, virtual kubelets) does not pin a
+# DaemonSet to a pool: it still means to run everywhere else.
+test_exclusions_of_other_labels_do_not_silence if {
+	_only(report, _spec_path) with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "eks.amazonaws.com/compute-type", "operator": "NotIn", "values": ["fargate"]}]}]}}}})
+	_only(report, _spec_path) with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "type", "operator": "DoesNotExist"}]}]}}}})
+}
+
+test_excluding_the_master_label_is_silent if {
+	_silent({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": _master, "operator": "DoesNotExist"}]}]}}}})
+}
+
+# An extended resource pins the pods to the nodes that advertise it.
+test_extended_resource_is_silent if {
+	_silent({"containers": [{"name": "m", "image": "gpu-monitor:1", "resources": {"limits": {"nvidia.com/gpu": 1}}}]})
+	_only(report, _spec_path) with input as _daemonset({"containers": [{"name": "m", "image": "m:1", "resources": {"limits": {"cpu": "1", "memory": "1Gi", "hugepages-2Mi": "1Gi"}}}]})
+	_only(report, _spec_path) with input as _daemonset({"containers": [{"name": "m", "image": "m:1", "resources": {"limits": {"nvidia.com/gpu": 0}}}]})
 }

@@ -112,6 +112,7 @@ _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), 
 	placement.has_inventory
 	some i, t in k8s.valid_tolerations
 	t in _dedicated_tolerations
+	_no_extended_resources
 	bare := _bare_pools
 	count(bare) > 0
 	_reaches_tolerated
@@ -119,6 +120,10 @@ _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), 
 		k8s.kind_label, k8s.name, _describe(t), sum([placement.eligible_in[p] | some p in bare]), placement.pool_names(bare),
 	])
 }
+
+# An extended resource (nvidia.com/gpu) keeps the pods on the nodes that
+# advertise it, which the placement over labels and taints does not model.
+_no_extended_resources if count(nodes.extended_resources(k8s.pod_spec)) == 0
 
 # The keyed tolerations of dedicated taints that can match one.
 _dedicated_tolerations contains t if {

@@ -329,3 +329,19 @@ test_inventory_shared_label_selector_fires_where_static_does_not if {
 	count(report) == 0 with input as w
 	count(report) == 1 with input as w with data.dslint.inventory as inv
 }
+
+# A request or limit of an extended resource keeps the pods on the nodes
+# that advertise it: tolerating the resource's taint is the standard pattern
+# (ExtendedResourceToleration adds exactly that), with or without an
+# inventory. cpu, memory and a zero quantity pin nothing.
+test_extended_resource_pins_the_pods if {
+	gpu := {"containers": [{"name": "t", "image": "t", "resources": {"limits": {"nvidia.com/gpu": 1}}}], "tolerations": [_gpu_toleration]}
+	count(report) == 0 with input as _job(gpu)
+	count(report) == 0 with input as _job(gpu) with data.dslint.inventory as _cluster
+	init := {"initContainers": [{"name": "i", "image": "i", "resources": {"requests": {"example.com/fpga": "1"}}}], "tolerations": [_gpu_toleration]}
+	count(report) == 0 with input as _job(init)
+	cpu := {"containers": [{"name": "t", "image": "t", "resources": {"limits": {"cpu": "2", "memory": "1Gi", "ephemeral-storage": "1Gi"}}}], "tolerations": [_gpu_toleration]}
+	count(report) == 1 with input as _job(cpu)
+	zero := {"containers": [{"name": "t", "image": "t", "resources": {"limits": {"nvidia.com/gpu": "0"}}}], "tolerations": [_gpu_toleration]}
+	count(report) == 1 with input as _job(zero)
+}

@@ -174,7 +174,6 @@ kind: [
 func TestHelmStdin(t *testing.T) {
 	_, out, _ := run(t, helmStream, "-f", "json", "-")
 	want := []string{
-		"<stdin>:44:17 toleration-without-node-selector /extra",
 		"<stdin>:44:44 invalid-toleration /extra",
 		"shop/templates/agent.yaml:14:11 wildcard-toleration /shop-agent",
 		"shop/templates/broken.yaml:2:1 parse-error /",
