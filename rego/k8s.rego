@@ -160,7 +160,15 @@ toleration_path(i) := array.concat(pod_spec_path, ["tolerations", i])
 # name is the object's name, for messages.
 default name := ""
 
-name := input.metadata.name if is_string(input.metadata.name)
+name := input.metadata.name if _named
+
+# A pod named by generateName gets a random suffix: "gpu-job-*".
+name := concat("", [input.metadata.generateName, "*"]) if {
+	not _named
+	is_string(input.metadata.generateName)
+}
+
+_named if is_string(input.metadata.name)
 
 # kind_label is the kind in lowercase, for messages ("daemonset", "pod").
 kind_label := lower(input.kind)

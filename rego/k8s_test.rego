@@ -80,3 +80,9 @@ test_pod_spec_as_written if {
 	pod_spec_as_written == null with input as _obj("apps/v1", "Deployment", {})
 	not pod_spec_as_written with input as _obj("v1", "ConfigMap", {"spec": _c})
 }
+
+test_name_from_generate_name if {
+	name == "gpu-job-*" with input as {"kind": "Pod", "metadata": {"generateName": "gpu-job-"}}
+	name == "web" with input as {"kind": "Pod", "metadata": {"name": "web", "generateName": "gpu-job-"}}
+	name == "" with input as {"kind": "Pod", "metadata": {}}
+}

@@ -19,3 +19,20 @@ with_severity(finding, severity) := object.union(finding, {"severity": severity}
 info_for_daemonsets(finding) := with_severity(finding, "info") if k8s.is_daemonset
 
 info_for_daemonsets(finding) := finding if not k8s.is_daemonset
+
+# as_written(value) stands in a message for value as the user wrote it at
+# the finding's path: dslint puts the scalar's text there (yes, On, 0x1F),
+# or value itself where it has none. A YAML 1.1 boolean is read as true or
+# false, but the user wrote yes: quote what they wrote.
+as_written(value) := sprintf("⟦written:%v⟧", [value])
+
+# read_as(value) says what YAML made of a value that should have been a
+# string: "the boolean true", "the number 8".
+read_as(value) := sprintf("the boolean %v", [value]) if is_boolean(value)
+
+read_as(value) := sprintf("the number %v", [value]) if is_number(value)
+
+read_as(value) := sprintf("the %s %s", [type_name(value), json.marshal(value)]) if {
+	not is_boolean(value)
+	not is_number(value)
+}

@@ -34,3 +34,9 @@ is_system_taint(key) if key in system_taints
 is_system_taint(key) if strings.any_prefix_match(key, _system_prefixes)
 
 _system_prefixes := [entry | some entry in system_taints; endswith(entry, "/")]
+
+# kubernetes_minor is the minor version of the target Kubernetes
+# (kubernetesVersion in .dslint.yaml, --kubernetes-version), 1.36 unless set.
+default kubernetes_minor := 36
+
+kubernetes_minor := to_number(split(data.dslint.config.kubernetesVersion, ".")[1])

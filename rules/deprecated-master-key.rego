@@ -26,6 +26,20 @@
 #     description: KEP-2067, rename the kubeadm "master" label and taint
 # custom:
 #   severity: warning
+#   intent: |
+#     Fires on a toleration of node-role.kubernetes.io/master without a
+#     matching toleration of node-role.kubernetes.io/control-plane (at the
+#     toleration's key), and on a nodeSelector or node-affinity expression
+#     on the master label without one on the control-plane label, for a
+#     target Kubernetes version (kubernetesVersion, default the newest) in
+#     which kubeadm no longer applies them: the taint from 1.25, the label
+#     from 1.24. Stays quiet when both keys are tolerated or both labels are
+#     offered (the documented way to support old and new clusters), for a
+#     wildcard toleration, for older target versions, and for OpenShift's
+#     own manifests (include.release.openshift.io annotations, openshift-*
+#     namespaces), since OpenShift still labels and taints its control plane
+#     with the master key. A toleration the API server rejects is left to
+#     invalid-toleration.
 #   remediation: |
 #     Next to each toleration of node-role.kubernetes.io/master add the same
 #     toleration for node-role.kubernetes.io/control-plane (usually
@@ -76,6 +90,7 @@ package dslint.rules["deprecated-master-key"]
 
 import data.dslint.lib.k8s
 import data.dslint.lib.result
+import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
 _master := "node-role.kubernetes.io/master"
@@ -85,78 +100,42 @@ _control_plane := "node-role.kubernetes.io/control-plane"
 # The taint kubeadm puts on control-plane nodes since 1.24.
 _control_plane_taint := {"key": _control_plane, "effect": "NoSchedule"}
 
-# The findings are those of _toleration_report, _selector_report and
-# _affinity_report. Most objects never name the master key, and many have no
-# tolerations or node affinity: the bodies below read them where one kind of
-# workload keeps its pod spec (a Pod, a PodTemplate, a CronJob, the other
-# kinds: k8s.pod_spec_path), so that OPA's rule index skips what an object
-# does not have without evaluating anything. Each report then looks for the
-# master key first, with a literal and direct field reads.
-
+# The master taint is gone from kubeadm clusters since 1.25, the master label
+# since 1.24 (reference §6): for an older target version (kubernetesVersion)
+# both are current and nothing is reported. OpenShift still labels and taints
+# its control plane node-role.kubernetes.io/master: its own release payload
+# is right to use them.
 report contains finding if {
-	_ = input.spec.tolerations
+	settings.kubernetes_minor >= 25
+	not _openshift_payload
 	some finding in _toleration_report
 }
 
 report contains finding if {
-	_ = input.template.spec.tolerations
-	some finding in _toleration_report
-}
-
-report contains finding if {
-	_ = input.spec.jobTemplate.spec.template.spec.tolerations
-	some finding in _toleration_report
-}
-
-report contains finding if {
-	_ = input.spec.template.spec.tolerations
-	some finding in _toleration_report
-}
-
-report contains finding if {
-	_ = input.spec.nodeSelector["node-role.kubernetes.io/master"]
+	settings.kubernetes_minor >= 24
+	not _openshift_payload
 	some finding in _selector_report
 }
 
 report contains finding if {
-	_ = input.template.spec.nodeSelector["node-role.kubernetes.io/master"]
-	some finding in _selector_report
-}
-
-report contains finding if {
-	_ = input.spec.jobTemplate.spec.template.spec.nodeSelector["node-role.kubernetes.io/master"]
-	some finding in _selector_report
-}
-
-report contains finding if {
-	_ = input.spec.template.spec.nodeSelector["node-role.kubernetes.io/master"]
-	some finding in _selector_report
-}
-
-report contains finding if {
-	_ = input.spec.affinity.nodeAffinity
+	settings.kubernetes_minor >= 24
+	not _openshift_payload
 	some finding in _affinity_report
 }
 
-report contains finding if {
-	_ = input.template.spec.affinity.nodeAffinity
-	some finding in _affinity_report
+# An object of OpenShift's release payload (include.release.openshift.io/*
+# annotations) or of its platform namespaces (openshift-*).
+_openshift_payload if {
+	some key, _ in input.metadata.annotations
+	startswith(key, "include.release.openshift.io/")
 }
 
-report contains finding if {
-	_ = input.spec.jobTemplate.spec.template.spec.affinity.nodeAffinity
-	some finding in _affinity_report
-}
-
-report contains finding if {
-	_ = input.spec.template.spec.affinity.nodeAffinity
-	some finding in _affinity_report
-}
+_openshift_payload if startswith(input.metadata.namespace, "openshift-")
 
 # --- tolerations ----------------------------------------------------------------
 
 # t.key is tol.field(t, "key") whenever it can equal the master key.
-_toleration_report contains result.fail(k8s.toleration_path(i), msg) if {
+_toleration_report contains result.fail(array.concat(k8s.toleration_path(i), ["key"]), msg) if {
 	some i, t in k8s.valid_tolerations
 	t.key == "node-role.kubernetes.io/master"
 	not tol.tolerated(_user_tolerations, _control_plane_taint)

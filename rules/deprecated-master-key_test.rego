@@ -24,7 +24,8 @@ _ds(spec) := object.union(_deploy(spec), {"kind": "DaemonSet"})
 
 _pod(spec) := {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": object.union({"containers": [{"name": "c", "image": "i"}]}, spec)}
 
-_tp(i) := ["spec", "template", "spec", "tolerations", i]
+# Findings on a toleration point at its key.
+_tp(i) := ["spec", "template", "spec", "tolerations", i, "key"]
 
 _tols(ts) := _deploy({"tolerations": ts})
 
@@ -86,7 +87,7 @@ test_two_master_tolerations_two_findings if {
 }
 
 test_pod_and_daemonset if {
-	_one(report, ["spec", "tolerations", 0]) with input as _pod({"tolerations": [_master_exists]})
+	_one(report, ["spec", "tolerations", 0, "key"]) with input as _pod({"tolerations": [_master_exists]})
 	_one(report, _tp(0)) with input as _ds({"tolerations": [_master_exists]})
 }
 
@@ -277,8 +278,27 @@ test_cronjob_paths if {
 	r := report with input as obj
 	{f.path | some f in r} == {
 		["spec", "jobTemplate", "spec", "template", "spec", "nodeSelector", _m],
-		["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0],
+		["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0, "key"],
 	}
+}
+
+# The master key is current before 1.24 (label) and 1.25 (taint): for such a
+# target version nothing is reported (reference §6).
+test_target_version if {
+	obj := _deploy({"nodeSelector": {_m: ""}, "tolerations": [_master_exists]})
+	count(report) == 2 with input as obj
+	{f.path | some f in report} == {_ns_path} with input as obj with data.dslint.config as {"kubernetesVersion": "1.24"}
+	count(report) == 0 with input as obj with data.dslint.config as {"kubernetesVersion": "1.23"}
+	count(report) == 2 with input as obj with data.dslint.config as {"kubernetesVersion": "1.25"}
+}
+
+# OpenShift still labels and taints its control plane with the master key:
+# its own release payload is right to use it.
+test_openshift_payload_is_silent if {
+	obj := _deploy({"nodeSelector": {_m: ""}, "tolerations": [_master_exists]})
+	_silent(json.patch(obj, [{"op": "add", "path": "/metadata/annotations", "value": {"include.release.openshift.io/self-managed-high-availability": "true"}}]))
+	_silent(json.patch(obj, [{"op": "replace", "path": "/metadata/namespace", "value": "openshift-ingress-operator"}]))
+	count(report) == 2 with input as json.patch(obj, [{"op": "replace", "path": "/metadata/namespace", "value": "openshift"}])
 }
 
 # Only lists are read: a mapping where the API has a list is not iterated,

@@ -177,7 +177,7 @@ _findings contains result.fail(array.concat(_selector_path, [key]), msg) if {
 	some key, value in _selector
 	value != null
 	not is_string(value)
-	msg := sprintf("nodeSelector value %s of %q must be a string; quote it (\"%v\")", [_show(value), key, value])
+	msg := sprintf("nodeSelector value %s of %q is not a string (YAML reads it as %s); quote it (\"%s\")", [result.as_written(value), key, result.read_as(value), result.as_written(value)])
 }
 
 _findings contains result.fail(array.concat(_selector_path, [key]), msg) if {
@@ -463,7 +463,7 @@ _findings contains result.fail(array.concat(r.path, ["values", k]), msg) if {
 	some r in _requirements
 	some k, value in sat.values(r.req)
 	not is_string(value)
-	msg := sprintf("value %s must be a string; quote it (\"%v\")", [_show(value), value])
+	msg := sprintf("value %s is not a string (YAML reads it as %s); quote it (\"%s\")", [result.as_written(value), result.read_as(value), result.as_written(value)])
 }
 
 _is_fields := {"matchExpressions": false, "matchFields": true}

@@ -102,12 +102,12 @@ test_node_selector_value_too_long if {
 
 test_node_selector_boolean_value if {
 	f := _only(report, array.concat(_tpl, ["nodeSelector", "nvidia.com/gpu.present"])) with input as _deployment({"nodeSelector": {"nvidia.com/gpu.present": true}})
-	f.message == "nodeSelector value true of \"nvidia.com/gpu.present\" must be a string; quote it (\"true\")"
+	f.message == "nodeSelector value ⟦written:true⟧ of \"nvidia.com/gpu.present\" is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")"
 }
 
 test_node_selector_number_value if {
 	f := _only(report, array.concat(_tpl, ["nodeSelector", "cores"])) with input as _deployment({"nodeSelector": {"cores": 8}})
-	contains(f.message, "nodeSelector value 8 of \"cores\" must be a string; quote it (\"8\")")
+	contains(f.message, "nodeSelector value ⟦written:8⟧ of \"cores\" is not a string (YAML reads it as the number 8); quote it (\"⟦written:8⟧\")")
 }
 
 test_node_selector_as_list if {
@@ -226,7 +226,7 @@ test_gt_integer_forms if {
 
 test_gt_with_an_unquoted_number if {
 	f := _only(report, _expr_path(0, 0, ["values", 0])) with input as _expr({"key": "cores", "operator": "Gt", "values": [8]})
-	f.message == "value 8 must be a string; quote it (\"8\")"
+	f.message == "value ⟦written:8⟧ is not a string (YAML reads it as the number 8); quote it (\"⟦written:8⟧\")"
 }
 
 test_unknown_operator_wrong_case if {
@@ -266,7 +266,7 @@ test_invalid_values if {
 	startswith(f.message, "node affinity value \"not ok\" is not a valid label value: must be empty or consist of")
 	some g in r
 	g.path == _expr_path(0, 0, ["values", 2])
-	g.message == "value true must be a string; quote it (\"true\")"
+	g.message == "value ⟦written:true⟧ is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")"
 }
 
 test_values_as_string if {

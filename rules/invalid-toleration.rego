@@ -120,7 +120,7 @@ _problems contains result.fail(_path(i, name), msg) if {
 	is_object(t)
 	some name in _string_fields
 	not is_string(tol.field(t, name))
-	msg := sprintf("toleration %s %s must be a string; quote it", [name, _show(t[name])])
+	msg := sprintf("toleration %s %s is not a string (YAML reads it as %s); quote it (\"%s\")", [name, result.as_written(t[name]), result.read_as(t[name]), result.as_written(t[name])])
 }
 
 _problems contains result.fail(_path(i, "tolerationSeconds"), msg) if {

@@ -278,12 +278,12 @@ test_gt_with_gate_on_and_empty_key if {
 # invalid label value.
 test_boolean_value if {
 	msg := _one(_findings({"key": "nvidia.com/gpu", "operator": "Equal", "value": true, "effect": "NoSchedule"}), _p("value"))
-	contains(msg, "toleration value true must be a string; quote it")
+	contains(msg, "toleration value ⟦written:true⟧ is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")")
 }
 
 test_numeric_key if {
 	msg := _one(_findings({"key": 5, "operator": "Exists"}), _p("key"))
-	contains(msg, "toleration key 5 must be a string")
+	contains(msg, "toleration key ⟦written:5⟧ is not a string (YAML reads it as the number 5)")
 }
 
 test_string_toleration_seconds if {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -331,6 +332,31 @@ func TestLargeList(t *testing.T) {
 			if at[want] != 1 {
 				t.Errorf("%s: %q found %d times", name, want, at[want])
 			}
+		}
+	}
+}
+
+// TestValuesQuotedAsWritten: a YAML 1.1 boolean or a number where a string
+// belongs is quoted in the message as the user wrote it (yes, On, 0x10), not
+// as YAML read it (true, 16).
+func TestValuesQuotedAsWritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pod.yaml")
+	src := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n  nodeSelector: {gpu: yes, ssd: On, cores: 0x10}\n  tolerations: [{key: a, operator: Equal, value: off, effect: NoSchedule}]\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range lintFile(t, newEngine(t), path).Findings {
+		got = append(got, f.Message)
+	}
+	for _, want := range []string{
+		`nodeSelector value yes of "gpu" is not a string (YAML reads it as the boolean true); quote it ("yes")`,
+		`nodeSelector value On of "ssd" is not a string (YAML reads it as the boolean true); quote it ("On")`,
+		`nodeSelector value 0x10 of "cores" is not a string (YAML reads it as the number 16); quote it ("0x10")`,
+		`toleration value off is not a string (YAML reads it as the boolean false); quote it ("off")`,
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("no finding %q in %q", want, got)
 		}
 	}
 }

@@ -560,7 +560,7 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	})...)
 	for _, r := range v.Findings {
 		f := at(r.Path)
-		f.Rule, f.Severity, f.Message = r.Rule, r.Severity, r.Message
+		f.Rule, f.Severity, f.Message = r.Rule, r.Severity, o.origin.FillWritten(r.Path, r.Message)
 		out.findings = append(out.findings, f)
 	}
 	// Facts keep their position, so the document can be dropped now.

@@ -69,6 +69,56 @@ func (o Origin) Locate(path []any) Position {
 	return p
 }
 
+// writtenToken marks, in a finding's message, a value to show as the user
+// wrote it: "⟦written:true⟧" becomes yes when the field at the finding's
+// path is the plain scalar yes (YAML 1.1 reads it as true), and true where
+// dslint has no text for it. Rules make it with result.as_written.
+var writtenToken = regexp.MustCompile(`⟦written:([^⟧]*)⟧`)
+
+// FillWritten replaces the tokens of msg with the scalar at path as written
+// in the object (its fallback when path does not end at a scalar).
+func (o Origin) FillWritten(path []any, msg string) string {
+	if !strings.Contains(msg, "⟦written:") {
+		return msg
+	}
+	text, ok := "", false
+	if o.Node != nil {
+		text, ok = scalarAt(o.Node, path)
+	}
+	return writtenToken.ReplaceAllStringFunc(msg, func(tok string) string {
+		if ok {
+			return text
+		}
+		return writtenToken.FindStringSubmatch(tok)[1]
+	})
+}
+
+// scalarAt is the text of the scalar at path in obj, as written.
+func scalarAt(obj *yaml.Node, path []any) (string, bool) {
+	cur := resolve(obj)
+	for _, step := range path {
+		switch s := step.(type) {
+		case string:
+			_, v := lookupPair(cur, s)
+			if v == nil {
+				return "", false
+			}
+			cur = v
+		case int:
+			if cur == nil || cur.Kind != yaml.SequenceNode || s < 0 || s >= len(cur.Content) {
+				return "", false
+			}
+			cur = resolve(cur.Content[s])
+		default:
+			return "", false
+		}
+	}
+	if cur == nil || cur.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	return cur.Value, true
+}
+
 func at(n *yaml.Node) Position { return Position{Line: n.Line, Column: n.Column} }
 
 func kindPosition(obj *yaml.Node) Position {
