@@ -6,17 +6,17 @@
 #   nodes: kubeadm and most distributions label them
 #   node-role.kubernetes.io/control-plane and taint them
 #   node-role.kubernetes.io/control-plane:NoSchedule. Pods that select that
-#   label (or node-role.kubernetes.io/master), by nodeSelector or by a
-#   required node-affinity term that admits no other nodes, but do not
-#   tolerate the taint have nowhere to go: the scheduler filters every
-#   control-plane node out ("untolerated taint") and every other node fails
-#   the selector, so the pods stay Pending, or a DaemonSet runs no pod at
-#   all. The DaemonSet controller's automatic tolerations do not cover the
-#   taint. Matching is exact: a toleration with operator Equal and a value
-#   such as "true" does not tolerate the kubeadm taint, which has no value.
-#   On clusters older than 1.25 control-plane nodes that still carry the
-#   master label also carry node-role.kubernetes.io/master:NoSchedule, so
-#   pods selecting that label must tolerate it too.
+#   label, by nodeSelector or by a required node-affinity term that admits
+#   no other nodes, but do not tolerate the taint have nowhere to go: the
+#   scheduler filters every control-plane node out ("untolerated taint") and
+#   every other node fails the selector, so the pods stay Pending, or a
+#   DaemonSet runs no pod at all. The DaemonSet controller's automatic
+#   tolerations do not cover the taint. Matching is exact: a toleration with
+#   operator Equal and a value such as "true" does not tolerate the kubeadm
+#   taint, which has no value. Through Kubernetes 1.24 control-plane nodes
+#   carry node-role.kubernetes.io/master:NoSchedule as well (and, through
+#   1.23, the node-role.kubernetes.io/master label), so on such a target
+#   pods that select either label must also tolerate the master taint.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/reference/labels-annotations-taints/#node-role-kubernetes-io-control-plane-taint
 #     description: The node-role.kubernetes.io/control-plane taint
@@ -28,24 +28,28 @@
 #   severity: warning
 #   intent: |
 #     Fires when a workload's pods select control-plane nodes and do not
-#     tolerate the control-plane taint, pointing at the selector key (the
-#     nodeSelector key, or the matchExpressions key of the first required
-#     term). Pods select control-plane nodes when their nodeSelector names
-#     node-role.kubernetes.io/control-plane or node-role.kubernetes.io/master,
-#     or when every term of their required node affinity has an In or Exists
-#     expression on one of them. Selecting the master label also needs the
-#     master taint tolerated when kubernetesVersion is older than 1.25.
-#     Stays quiet when any term admits other nodes, for preferred affinity,
-#     for NotIn and DoesNotExist (pods kept off the control plane), for pods
-#     with nodeName (they bypass the scheduler and its NoSchedule check),
-#     when a toleration matches the taint exactly (a wildcard included), for
-#     objects that are not workloads or are patches, and whenever there is a
-#     node inventory: then no-matching-nodes reports such pods exactly.
+#     tolerate the taints those nodes carry, pointing at the selector key
+#     (the nodeSelector key, or the matchExpressions key of the first
+#     required term). Pods select control-plane nodes when their
+#     nodeSelector names node-role.kubernetes.io/control-plane or
+#     node-role.kubernetes.io/master, or when every term of their required
+#     node affinity has an In or Exists expression on one of them. The
+#     control-plane label asks for the control-plane taint; on a target
+#     older than 1.25 (kubernetesVersion) either label also asks for the
+#     master taint. Stays quiet for a master selector on 1.25 and newer (no
+#     kubeadm node has the label, deprecated-master-key reports it, and no
+#     node with it carries the control-plane taint in any kubeadm release),
+#     when a term admits other nodes, for preferred affinity, for NotIn and
+#     DoesNotExist (pods kept off the control plane), for pods with nodeName
+#     (they bypass the scheduler and its NoSchedule check), when a toleration
+#     matches exactly (a wildcard included), for objects that are not
+#     workloads or are patches, and whenever there is a node inventory: then
+#     no-matching-nodes reports such pods exactly.
 #   remediation: |
 #     Add the toleration {key: node-role.kubernetes.io/control-plane,
-#     operator: Exists, effect: NoSchedule} (and, for clusters older than
-#     1.25, the same for node-role.kubernetes.io/master). If the pods were
-#     not meant for the control plane, drop the selector instead.
+#     operator: Exists, effect: NoSchedule} and, while clusters older than
+#     1.25 remain, the same for node-role.kubernetes.io/master. If the pods
+#     were not meant for the control plane, drop the selector instead.
 #   bad: |
 #     apiVersion: apps/v1
 #     kind: Deployment
@@ -160,7 +164,7 @@ _expressions(term) := {j: e |
 
 # _selector_path is the selector key that pins the pods: the nodeSelector's
 # control-plane key, else its master key, else the first pinning expression
-# of the first required term.
+# of the first required term (_first_pinning_expression).
 _selector_path := array.concat(k8s.pod_spec_path, ["nodeSelector", _control_plane]) if {
 	_control_plane in object.keys(nodes.node_selector(k8s.pod_spec))
 } else := array.concat(k8s.pod_spec_path, ["nodeSelector", _master]) if {
@@ -172,7 +176,12 @@ _selector_path := array.concat(k8s.pod_spec_path, ["nodeSelector", _control_plan
 	_affinity_pins
 }
 
-_first_pinning_expression := min({j | some j, e in _expressions(_terms[0]); _pins(e)})
+# _first_pinning_expression is the index of the first term's expression on
+# the control-plane label, else of its first on the master label.
+_first_pinning_expression := min(js) if {
+	js := {j | some j, e in _expressions(_terms[0]); _pins(e); e.key == _control_plane}
+	count(js) > 0
+} else := min({j | some j, e in _expressions(_terms[0]); _pins(e)})
 
 _selection := sprintf("nodeSelector %q", [_selector_path[count(_selector_path) - 1]]) if {
 	"nodeSelector" in _selector_path
@@ -180,14 +189,20 @@ _selection := sprintf("nodeSelector %q", [_selector_path[count(_selector_path) -
 
 # --- which taints they must tolerate -----------------------------------------------
 
-# The control-plane taint always; the master taint too when the pods select
-# the master label on a release where nodes with it still carry the taint.
-_needed := array.concat([_control_plane_taint], [_master_taint | _needs_master])
-
-_needs_master if {
-	_master in _selected
-	settings.kubernetes_minor < 25
-}
+# Which taints go with which label (reference §6, kubeadm): nodes labelled
+# control-plane carry the control-plane taint from 1.24 on, and through 1.24
+# the master taint (1.20 to 1.23 label them both and taint them master
+# only). Nodes labelled master carry the master taint; kubeadm stopped
+# labelling them master in 1.24, so on a newer target a master selector
+# matches no node at all, which deprecated-master-key reports, and no
+# toleration would help. In no kubeadm release does a node labelled master
+# carry the control-plane taint, and distributions that keep the master
+# label (OpenShift) keep the master taint: a master selector never asks for
+# the control-plane toleration.
+_needed := array.concat(
+	[_control_plane_taint | _control_plane in _selected],
+	[_master_taint | settings.kubernetes_minor < 25],
+)
 
 _untolerated := [t |
 	count(_selected) > 0
@@ -207,7 +222,7 @@ _taint_and_note(taint) := sprintf("the taint %q%s", [tol.string_of_taint(taint),
 
 _where([taint]) := "wherever control-plane nodes carry it (kubeadm, most distributions)" if {
 	taint.key == _control_plane
-} else := sprintf("on Kubernetes 1.24 and older (the target is 1.%v), where control-plane nodes with the master label also carry that taint,", [settings.kubernetes_minor])
+} else := sprintf("on Kubernetes 1.24 and older (the target is 1.%v), where control-plane nodes carry that taint,", [settings.kubernetes_minor])
 
 _where(missing) := "wherever control-plane nodes carry them (kubeadm applies the master taint through 1.24 and the control-plane one from 1.24 on)" if count(missing) > 1
 

@@ -115,13 +115,13 @@ test_wildcard_of_other_effect if {
 	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"operator": "Exists", "effect": "NoExecute"}]})
 }
 
-# The master label on the default target (1.36): the control-plane taint is
-# the one to tolerate.
-test_master_node_selector_on_new_release if {
-	report == {{
-		"path": _ns_path(_m),
-		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/master\"", ""),
-	}} with input as _deploy({"nodeSelector": {_m: ""}, "tolerations": [_m_toleration]})
+# The master label on the default target (1.36): kubeadm no longer labels
+# any node so, deprecated-master-key reports the selector, and no node with
+# the master label carries the control-plane taint in any release.
+test_master_selector_on_new_release_silent if {
+	_silent(_deploy({"nodeSelector": {_m: ""}}))
+	_silent(_deploy({"nodeSelector": {_m: ""}, "tolerations": [_m_toleration]}))
+	_silent(_deploy(_required([{"matchExpressions": [_exists(_m)]}])))
 }
 
 # Both labels in the nodeSelector: the finding is at the control-plane key.
@@ -134,31 +134,40 @@ test_both_labels_in_node_selector if {
 
 # --- the master taint on releases before 1.25 -------------------------------------------
 
-test_master_selector_before_1_25_needs_both if {
+test_master_selector_before_1_25 if {
 	report == {{
 		"path": _ns_path(_m),
-		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/master\") but does not tolerate the taint \"node-role.kubernetes.io/control-plane:NoSchedule\" and the taint \"node-role.kubernetes.io/master:NoSchedule\": wherever control-plane nodes carry them (kubeadm applies the master taint through 1.24 and the control-plane one from 1.24 on) its pods stay Pending; add the tolerations {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} and {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
+		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/master\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.23), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}} with input as _deploy({"nodeSelector": {_m: ""}})
-		with data.dslint.config.kubernetesVersion as "1.24"
-}
-
-test_master_selector_before_1_25_with_control_plane_toleration if {
-	report == {{
-		"path": _ns_path(_m),
-		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/master\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.23), where control-plane nodes with the master label also carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
-	}} with input as _deploy({"nodeSelector": {_m: ""}, "tolerations": [_cp_toleration]})
 		with data.dslint.config.kubernetesVersion as "1.23"
 }
 
-test_master_selector_before_1_25_tolerating_both_silent if {
-	_silent(_deploy({"nodeSelector": {_m: ""}, "tolerations": [_cp_toleration, _m_toleration]})) with data.dslint.config.kubernetesVersion as "1.22"
+# Through 1.24, nodes labelled control-plane carry the master taint too.
+test_control_plane_selector_before_1_25_needs_both if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/control-plane:NoSchedule\" and the taint \"node-role.kubernetes.io/master:NoSchedule\": wherever control-plane nodes carry them (kubeadm applies the master taint through 1.24 and the control-plane one from 1.24 on) its pods stay Pending; add the tolerations {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} and {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
+	}} with input as _deploy({"nodeSelector": {_cp: ""}})
+		with data.dslint.config.kubernetesVersion as "1.24"
 }
 
-# From 1.25 on the master taint is gone; the control-plane label alone never
-# asks for it.
+test_control_plane_selector_before_1_25_with_control_plane_toleration if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.22), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
+	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]})
+		with data.dslint.config.kubernetesVersion as "1.22"
+}
+
+test_before_1_25_tolerated_silent if {
+	_silent(_deploy({"nodeSelector": {_m: ""}, "tolerations": [_m_toleration]})) with data.dslint.config.kubernetesVersion as "1.22"
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration, _m_toleration]})) with data.dslint.config.kubernetesVersion as "1.22"
+}
+
+# From 1.25 on the master taint is gone.
 test_master_taint_not_needed_from_1_25 if {
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]})) with data.dslint.config.kubernetesVersion as "1.25"
 	_silent(_deploy({"nodeSelector": {_m: ""}, "tolerations": [_cp_toleration]})) with data.dslint.config.kubernetesVersion as "1.25"
-	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]})) with data.dslint.config.kubernetesVersion as "1.20"
 }
 
 # --- required node affinity -------------------------------------------------------------
@@ -190,6 +199,14 @@ test_required_affinity_one_term_per_label if {
 		{"matchExpressions": [_exists(_m)]},
 		{"matchExpressions": [_exists(_cp)]},
 	]))
+}
+
+# Both labels ANDed in one term: the finding is at the control-plane one.
+test_required_affinity_both_labels_in_one_term if {
+	report == {{
+		"path": _expr_path(1),
+		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _deploy(_required([{"matchExpressions": [_exists(_m), _exists(_cp)]}]))
 }
 
 test_daemonset_and_cronjob if {
