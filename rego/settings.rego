@@ -27,6 +27,13 @@ default comparison_operators := false
 
 comparison_operators := data.dslint.config.featureGates.TaintTolerationComparisonOperators
 
+# kubernetes_minor is the minor version of the target Kubernetes release
+# (kubernetesVersion "1.X"): rules that depend on what a release applies,
+# such as the control-plane taints kubeadm puts on nodes, read it.
+default kubernetes_minor := 36
+
+kubernetes_minor := to_number(split(data.dslint.config.kubernetesVersion, ".")[1])
+
 # is_system_taint is true for a taint key Kubernetes itself applies: one of
 # the exact keys, or a key under one of the prefixes.
 is_system_taint(key) if key in system_taints

@@ -1,0 +1,256 @@
+# METADATA
+# title: Pods pinned to the control plane without its taint's toleration
+# description: |
+#   The dedicated-node pattern has two halves: a label the pods select and a
+#   taint they tolerate. Control-plane nodes are the best-known dedicated
+#   nodes: kubeadm and most distributions label them
+#   node-role.kubernetes.io/control-plane and taint them
+#   node-role.kubernetes.io/control-plane:NoSchedule. Pods that select that
+#   label, by nodeSelector or by a required node-affinity term that admits
+#   no other nodes, but do not tolerate the taint have nowhere to go: the
+#   scheduler filters every control-plane node out ("untolerated taint") and
+#   every other node fails the selector, so the pods stay Pending, or a
+#   DaemonSet runs no pod at all. The DaemonSet controller's automatic
+#   tolerations do not cover the taint. Matching is exact: a toleration with
+#   operator Equal and a value such as "true" does not tolerate the kubeadm
+#   taint, which has no value. Through Kubernetes 1.24 control-plane nodes
+#   carry node-role.kubernetes.io/master:NoSchedule as well (and, through
+#   1.23, the node-role.kubernetes.io/master label), so on such a target
+#   pods that select either label must also tolerate the master taint.
+# related_resources:
+#   - ref: https://kubernetes.io/docs/reference/labels-annotations-taints/#node-role-kubernetes-io-control-plane-taint
+#     description: The node-role.kubernetes.io/control-plane taint
+#   - ref: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#example-use-cases
+#     description: Taints and Tolerations, dedicated nodes (taint and label together)
+#   - ref: https://github.com/kubernetes/enhancements/tree/master/keps/sig-cluster-lifecycle/kubeadm/2067-rename-master-label-taint
+#     description: KEP-2067, the kubeadm control-plane label and taint and their master predecessors
+# custom:
+#   severity: warning
+#   intent: |
+#     Fires when a workload's pods select control-plane nodes and do not
+#     tolerate the taints those nodes carry, pointing at the selector key
+#     (the nodeSelector key, or the matchExpressions key of the first
+#     required term). Pods select control-plane nodes when their
+#     nodeSelector names node-role.kubernetes.io/control-plane or
+#     node-role.kubernetes.io/master, or when every term of their required
+#     node affinity has an In or Exists expression on one of them. The
+#     control-plane label asks for the control-plane taint; on a target
+#     older than 1.25 (kubernetesVersion) either label also asks for the
+#     master taint. Stays quiet for a master selector on 1.25 and newer (no
+#     kubeadm node has the label, deprecated-master-key reports it, and no
+#     node with it carries the control-plane taint in any kubeadm release),
+#     when a term admits other nodes, for preferred affinity, for NotIn and
+#     DoesNotExist (pods kept off the control plane), for pods with nodeName
+#     (they bypass the scheduler and its NoSchedule check), when a toleration
+#     matches exactly (a wildcard included), for objects that are not
+#     workloads or are patches, and whenever there is a node inventory: then
+#     no-matching-nodes reports such pods exactly.
+#   remediation: |
+#     Add the toleration {key: node-role.kubernetes.io/control-plane,
+#     operator: Exists, effect: NoSchedule} and, while clusters older than
+#     1.25 remain, the same for node-role.kubernetes.io/master. If the pods
+#     were not meant for the control plane, drop the selector instead.
+#   bad: |
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: cluster-autoscaler
+#     spec:
+#       selector: {matchLabels: {app: cluster-autoscaler}}
+#       template:
+#         metadata: {labels: {app: cluster-autoscaler}}
+#         spec:
+#           nodeSelector:
+#             node-role.kubernetes.io/control-plane: ""
+#           containers: [{name: main, image: registry.k8s.io/autoscaling/cluster-autoscaler:v1.30.0}]
+#   good: |
+#     apiVersion: apps/v1
+#     kind: Deployment
+#     metadata:
+#       name: cluster-autoscaler
+#     spec:
+#       selector: {matchLabels: {app: cluster-autoscaler}}
+#       template:
+#         metadata: {labels: {app: cluster-autoscaler}}
+#         spec:
+#           nodeSelector:
+#             node-role.kubernetes.io/control-plane: ""
+#           tolerations:
+#             - key: node-role.kubernetes.io/control-plane
+#               operator: Exists
+#               effect: NoSchedule
+#           containers: [{name: main, image: registry.k8s.io/autoscaling/cluster-autoscaler:v1.30.0}]
+package dslint.rules["selector-without-toleration"]
+
+import data.dslint.lib.k8s
+import data.dslint.lib.nodes
+import data.dslint.lib.placement
+import data.dslint.lib.result
+import data.dslint.lib.settings
+import data.dslint.lib.tolerations as tol
+
+_control_plane := "node-role.kubernetes.io/control-plane"
+
+_master := "node-role.kubernetes.io/master"
+
+# The taints kubeadm puts on control-plane nodes (reference §6): the
+# control-plane one since 1.24, the master one through 1.24.
+_control_plane_taint := {"key": _control_plane, "effect": "NoSchedule"}
+
+_master_taint := {"key": _master, "effect": "NoSchedule"}
+
+# With an inventory, no-matching-nodes places the pods exactly.
+report contains result.fail(_selector_path, msg) if {
+	not placement.has_inventory
+	nodes.node_name(k8s.pod_spec) == ""
+	missing := _untolerated
+	count(missing) > 0
+	msg := sprintf("%s %q selects control-plane nodes (%s) but does not tolerate %s: %s its pods stay Pending; add %s %s", [
+		k8s.kind_label,
+		k8s.name,
+		_selection,
+		concat(" and ", [_taint_and_note(t) | some t in missing]),
+		_where(missing),
+		_noun(missing),
+		concat(" and ", [_toleration_to_add(t) | some t in missing]),
+	])
+}
+
+# --- which nodes the pods select ---------------------------------------------------
+
+# _selected are the role labels the pods' node constraint requires: those
+# named in the nodeSelector, and those of required node affinity when every
+# term requires one (terms are ORed: one term without leaves other nodes).
+_selected contains key if {
+	some key in object.keys(nodes.node_selector(k8s.pod_spec))
+	key in {_control_plane, _master}
+}
+
+_selected contains expr.key if {
+	_affinity_pins
+	some term in _terms
+	some expr in _expressions(term)
+	_pins(expr)
+}
+
+_terms := nodes.required_terms(k8s.pod_spec)
+
+_affinity_pins if {
+	count(_terms) > 0
+	every term in _terms {
+		_term_pins(term)
+	}
+}
+
+_term_pins(term) if {
+	some expr in _expressions(term)
+	_pins(expr)
+}
+
+# An In or Exists expression on a role label admits control-plane nodes
+# only; NotIn and DoesNotExist keep pods off them.
+_pins(expr) if {
+	expr.key in {_control_plane, _master}
+	expr.operator in {"In", "Exists"}
+}
+
+# _expressions(term) maps the index of each expression of a term (a
+# mapping) to it; entries that are not mappings keep their indexes.
+_expressions(term) := {j: e |
+	is_object(term)
+	some j, e in _list(object.get(term, "matchExpressions", []))
+	is_object(e)
+}
+
+# _selector_path is the selector key that pins the pods: the nodeSelector's
+# control-plane key, else its master key, else the first pinning expression
+# of the first required term (_first_pinning_expression).
+_selector_path := array.concat(k8s.pod_spec_path, ["nodeSelector", _control_plane]) if {
+	_control_plane in object.keys(nodes.node_selector(k8s.pod_spec))
+} else := array.concat(k8s.pod_spec_path, ["nodeSelector", _master]) if {
+	_master in object.keys(nodes.node_selector(k8s.pod_spec))
+} else := array.concat(k8s.pod_spec_path, [
+	"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+	"nodeSelectorTerms", 0, "matchExpressions", _first_pinning_expression, "key",
+]) if {
+	_affinity_pins
+}
+
+# _first_pinning_expression is the index of the first term's expression on
+# the control-plane label, else of its first on the master label.
+_first_pinning_expression := min(js) if {
+	js := {j | some j, e in _expressions(_terms[0]); _pins(e); e.key == _control_plane}
+	count(js) > 0
+} else := min({j | some j, e in _expressions(_terms[0]); _pins(e)})
+
+_selection := sprintf("nodeSelector %q", [_selector_path[count(_selector_path) - 1]]) if {
+	"nodeSelector" in _selector_path
+} else := sprintf("required node affinity on %q", [_expressions(_terms[0])[_first_pinning_expression].key])
+
+# --- which taints they must tolerate -----------------------------------------------
+
+# Which taints go with which label (reference §6, kubeadm): nodes labelled
+# control-plane carry the control-plane taint from 1.24 on, and through 1.24
+# the master taint (1.20 to 1.23 label them both and taint them master
+# only). Nodes labelled master carry the master taint; kubeadm stopped
+# labelling them master in 1.24, so on a newer target a master selector
+# matches no node at all, which deprecated-master-key reports, and no
+# toleration would help. In no kubeadm release does a node labelled master
+# carry the control-plane taint, and distributions that keep the master
+# label (OpenShift) keep the master taint: a master selector never asks for
+# the control-plane toleration.
+_needed := array.concat(
+	[_control_plane_taint | _control_plane in _selected],
+	[_master_taint | settings.kubernetes_minor < 25],
+)
+
+_untolerated := [t |
+	count(_selected) > 0
+	some t in _needed
+	not tol.tolerated(_pod_tolerations, t)
+]
+
+# _pod_tolerations are those the pods get: a DaemonSet's pods also carry the
+# ones its controller adds, none of which is for a control-plane taint.
+_pod_tolerations := tol.daemonset_pod_tolerations(k8s.pod_spec) if k8s.is_daemonset
+
+_pod_tolerations := [t | some t in k8s.tolerations] if not k8s.is_daemonset
+
+# --- the message -------------------------------------------------------------------
+
+_taint_and_note(taint) := sprintf("the taint %q%s", [tol.string_of_taint(taint), _near_miss(taint)])
+
+_where([taint]) := "wherever control-plane nodes carry it (kubeadm, most distributions)" if {
+	taint.key == _control_plane
+} else := sprintf("on Kubernetes 1.24 and older (the target is 1.%v), where control-plane nodes carry that taint,", [settings.kubernetes_minor])
+
+_where(missing) := "wherever control-plane nodes carry them (kubeadm applies the master taint through 1.24 and the control-plane one from 1.24 on)" if count(missing) > 1
+
+_noun([_]) := "the toleration"
+
+_noun(missing) := "the tolerations" if count(missing) > 1
+
+_toleration_to_add(taint) := sprintf("{key: %s, operator: Exists, effect: NoSchedule}", [taint.key])
+
+# _near_miss(taint) explains why a toleration written for the taint's key
+# does not tolerate it, "" when the pods have none.
+_near_miss(taint) := sprintf(" (its toleration of %q %s)", [taint.key, _why_not(_near_misses(taint)[0])]) if {
+	count(_near_misses(taint)) > 0
+} else := ""
+
+_near_misses(taint) := [t |
+	some t in k8s.tolerations
+	t.key == taint.key
+	not tol.tolerates(t, taint)
+]
+
+_why_not(t) := sprintf("has operator Equal and value %q: the taint has no value, so it does not match", [tol.field(t, "value")]) if {
+	object.get(t, "operator", null) in {null, "", "Equal"}
+	tol.field(t, "value") != ""
+} else := sprintf("is for effect %q only", [tol.field(t, "effect")]) if {
+	not tol.field(t, "effect") in {"", "NoSchedule"}
+} else := sprintf("has operator %q, which matches nothing", [tol.field(t, "operator")])
+
+_list(x) := x if is_array(x)
+
+_list(x) := [] if not is_array(x)

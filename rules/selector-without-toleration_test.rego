@@ -1,0 +1,298 @@
+# Pods that select control-plane nodes without tolerating their taint.
+package dslint.rules["selector-without-toleration"]
+
+_cp := "node-role.kubernetes.io/control-plane"
+
+_m := "node-role.kubernetes.io/master"
+
+# _deploy(spec) is a Deployment whose pod spec is spec plus a container.
+_deploy(spec) := {
+	"apiVersion": "apps/v1",
+	"kind": "Deployment",
+	"metadata": {"name": "cluster-autoscaler", "namespace": "kube-system"},
+	"spec": {
+		"selector": {"matchLabels": {"app": "ca"}},
+		"template": {
+			"metadata": {"labels": {"app": "ca"}},
+			"spec": object.union({"containers": [{"name": "main", "image": "ca:1"}]}, spec),
+		},
+	},
+}
+
+_ds(spec) := object.union(_deploy(spec), {"kind": "DaemonSet", "metadata": {"name": "etcd-backup"}})
+
+_cronjob(spec) := {
+	"apiVersion": "batch/v1",
+	"kind": "CronJob",
+	"metadata": {"name": "etcd-defrag"},
+	"spec": {"jobTemplate": {"spec": {"template": {"spec": object.union(
+		{"restartPolicy": "OnFailure", "containers": [{"name": "d", "image": "defrag:1"}]},
+		spec,
+	)}}}},
+}
+
+_required(terms) := {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}}
+
+_exists(key) := {"key": key, "operator": "Exists"}
+
+_cp_toleration := {"key": _cp, "operator": "Exists", "effect": "NoSchedule"}
+
+_m_toleration := {"key": _m, "operator": "Exists", "effect": "NoSchedule"}
+
+_ns_path(key) := ["spec", "template", "spec", "nodeSelector", key]
+
+_expr_path(j) := [
+	"spec", "template", "spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+	"nodeSelectorTerms", 0, "matchExpressions", j, "key",
+]
+
+_add_cp := "add the toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}"
+
+# _cp_message(who, selection, note) is the message for pods that miss the
+# control-plane taint only.
+_cp_message(who, selection, note) := sprintf("%s selects control-plane nodes (%s) but does not tolerate the taint \"node-role.kubernetes.io/control-plane:NoSchedule\"%s: wherever control-plane nodes carry it (kubeadm, most distributions) its pods stay Pending; %s", [who, selection, note, _add_cp])
+
+_deployment := "deployment \"cluster-autoscaler\""
+
+_silent(obj) if count(report) == 0 with input as obj
+
+# --- nodeSelector ---------------------------------------------------------------------
+
+test_node_selector_without_toleration if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _deploy({"nodeSelector": {_cp: ""}})
+}
+
+test_node_selector_with_other_labels_and_tolerations if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _deploy({
+		"nodeSelector": {"kubernetes.io/os": "linux", _cp: "true"},
+		"tolerations": [{"key": "CriticalAddonsOnly", "operator": "Exists"}],
+	})
+}
+
+# The kubeadm taint has no value: Equal "true" does not tolerate it.
+test_valued_toleration_does_not_match if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" has operator Equal and value \"true\": the taint has no value, so it does not match)"),
+	}} with input as _deploy({
+		"nodeSelector": {_cp: ""},
+		"tolerations": [{"key": _cp, "operator": "Equal", "value": "true", "effect": "NoSchedule"}],
+	})
+	report == {{
+		"path": _ns_path(_cp),
+		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" has operator Equal and value \"true\": the taint has no value, so it does not match)"),
+	}} with input as _deploy({
+		"nodeSelector": {_cp: ""},
+		"tolerations": [{"key": _cp, "value": "true"}],
+	})
+}
+
+test_toleration_of_other_effect if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" is for effect \"NoExecute\" only)"),
+	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoExecute"}]})
+}
+
+test_toleration_with_unknown_operator if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" has operator \"exists\", which matches nothing)"),
+	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"key": _cp, "operator": "exists", "effect": "NoSchedule"}]})
+}
+
+# A wildcard limited to NoExecute does not tolerate a NoSchedule taint.
+test_wildcard_of_other_effect if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"operator": "Exists", "effect": "NoExecute"}]})
+}
+
+# The master label on the default target (1.36): kubeadm no longer labels
+# any node so, deprecated-master-key reports the selector, and no node with
+# the master label carries the control-plane taint in any release.
+test_master_selector_on_new_release_silent if {
+	_silent(_deploy({"nodeSelector": {_m: ""}}))
+	_silent(_deploy({"nodeSelector": {_m: ""}, "tolerations": [_m_toleration]}))
+	_silent(_deploy(_required([{"matchExpressions": [_exists(_m)]}])))
+}
+
+# Both labels in the nodeSelector: the finding is at the control-plane key.
+test_both_labels_in_node_selector if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _deploy({"nodeSelector": {_m: "", _cp: ""}})
+}
+
+# --- the master taint on releases before 1.25 -------------------------------------------
+
+test_master_selector_before_1_25 if {
+	report == {{
+		"path": _ns_path(_m),
+		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/master\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.23), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
+	}} with input as _deploy({"nodeSelector": {_m: ""}})
+		with data.dslint.config.kubernetesVersion as "1.23"
+}
+
+# Through 1.24, nodes labelled control-plane carry the master taint too.
+test_control_plane_selector_before_1_25_needs_both if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/control-plane:NoSchedule\" and the taint \"node-role.kubernetes.io/master:NoSchedule\": wherever control-plane nodes carry them (kubeadm applies the master taint through 1.24 and the control-plane one from 1.24 on) its pods stay Pending; add the tolerations {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} and {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
+	}} with input as _deploy({"nodeSelector": {_cp: ""}})
+		with data.dslint.config.kubernetesVersion as "1.24"
+}
+
+test_control_plane_selector_before_1_25_with_control_plane_toleration if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.22), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
+	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]})
+		with data.dslint.config.kubernetesVersion as "1.22"
+}
+
+test_before_1_25_tolerated_silent if {
+	_silent(_deploy({"nodeSelector": {_m: ""}, "tolerations": [_m_toleration]})) with data.dslint.config.kubernetesVersion as "1.22"
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration, _m_toleration]})) with data.dslint.config.kubernetesVersion as "1.22"
+}
+
+# From 1.25 on the master taint is gone.
+test_master_taint_not_needed_from_1_25 if {
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]})) with data.dslint.config.kubernetesVersion as "1.25"
+	_silent(_deploy({"nodeSelector": {_m: ""}, "tolerations": [_cp_toleration]})) with data.dslint.config.kubernetesVersion as "1.25"
+}
+
+# --- required node affinity -------------------------------------------------------------
+
+test_required_affinity_exists if {
+	report == {{
+		"path": _expr_path(1),
+		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _deploy(_required([{"matchExpressions": [
+		{"key": "kubernetes.io/os", "operator": "In", "values": ["linux"]},
+		_exists(_cp),
+	]}]))
+}
+
+test_required_affinity_in if {
+	report == {{
+		"path": _expr_path(0),
+		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _deploy(_required([{"matchExpressions": [{"key": _cp, "operator": "In", "values": ["", "true"]}]}]))
+}
+
+# Old and new label in two terms (ORed): every term pins the control plane.
+# The finding is at the first term's expression.
+test_required_affinity_one_term_per_label if {
+	report == {{
+		"path": _expr_path(0),
+		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/master\"", ""),
+	}} with input as _deploy(_required([
+		{"matchExpressions": [_exists(_m)]},
+		{"matchExpressions": [_exists(_cp)]},
+	]))
+}
+
+# Both labels ANDed in one term: the finding is at the control-plane one.
+test_required_affinity_both_labels_in_one_term if {
+	report == {{
+		"path": _expr_path(1),
+		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _deploy(_required([{"matchExpressions": [_exists(_m), _exists(_cp)]}]))
+}
+
+test_daemonset_and_cronjob if {
+	report == {{
+		"path": _ns_path(_cp),
+		"message": _cp_message("daemonset \"etcd-backup\"", "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _ds({"nodeSelector": {_cp: ""}, "hostNetwork": true})
+	report == {{
+		"path": ["spec", "jobTemplate", "spec", "template", "spec", "nodeSelector", _cp],
+		"message": _cp_message("cronjob \"etcd-defrag\"", "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _cronjob({"nodeSelector": {_cp: ""}})
+}
+
+# --- silent -------------------------------------------------------------------------------
+
+test_tolerated_silent if {
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]}))
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"key": _cp, "effect": "NoSchedule"}]}))
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"key": _cp, "operator": "Exists"}]}))
+	_silent(_ds({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]}))
+}
+
+test_wildcard_silent if {
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"operator": "Exists"}]}))
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"operator": "Exists", "effect": "NoSchedule"}]}))
+}
+
+# A term that admits other nodes leaves the pods somewhere to go.
+test_term_admitting_other_nodes_silent if {
+	_silent(_deploy(_required([
+		{"matchExpressions": [_exists(_cp)]},
+		{"matchExpressions": [{"key": "node.kubernetes.io/instance-type", "operator": "In", "values": ["m5.large"]}]},
+	])))
+}
+
+test_exclusions_silent if {
+	_silent(_deploy(_required([{"matchExpressions": [{"key": _cp, "operator": "DoesNotExist"}]}])))
+	_silent(_deploy(_required([{"matchExpressions": [{"key": _cp, "operator": "NotIn", "values": [""]}]}])))
+}
+
+test_preferred_only_silent if {
+	_silent(_deploy({"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{
+		"weight": 100,
+		"preference": {"matchExpressions": [_exists(_cp)]},
+	}]}}}))
+}
+
+test_no_selection_silent if {
+	_silent(_deploy({}))
+	_silent(_deploy({"nodeSelector": {"kubernetes.io/os": "linux"}}))
+	_silent(_deploy({"nodeSelector": {"role": _cp}}))
+	_silent(_deploy(_required([])))
+	_silent(_deploy(_required([{"matchExpressions": [{"key": "role", "operator": "In", "values": [_cp]}]}])))
+}
+
+# nodeName bypasses the scheduler, and the kubelet ignores NoSchedule taints.
+test_node_name_silent if {
+	_silent(_deploy({"nodeName": "cp-1", "nodeSelector": {_cp: ""}}))
+}
+
+# With an inventory, no-matching-nodes reports such pods exactly.
+test_inventory_silent if {
+	_silent(_deploy({"nodeSelector": {_cp: ""}})) with data.dslint.inventory as {"pools": [{"nodes": [{"name": "cp-1"}]}]}
+}
+
+test_not_a_workload_silent if {
+	_silent(object.union(_deploy({"nodeSelector": {_cp: ""}}), {"apiVersion": "example.com/v1"}))
+	_silent({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "cp-1", "labels": {_cp: ""}}})
+}
+
+# A Kustomize patch (a container without an image) is no workload of its own.
+test_patch_silent if {
+	_silent(_deploy({"nodeSelector": {_cp: ""}, "containers": [{"name": "main"}]}))
+}
+
+test_malformed_silent if {
+	_silent(_deploy({"nodeSelector": [_cp]}))
+	_silent(_deploy(_required({"a": {"matchExpressions": [_exists(_cp)]}})))
+	_silent(_deploy(_required([{"matchExpressions": {"a": _exists(_cp)}}])))
+	_silent(_deploy(_required(["bogus", {"matchExpressions": [_exists(_cp)]}])))
+}
+
+# Indexes are the manifest's, malformed entries included.
+test_malformed_expressions_keep_indexes if {
+	report == {{
+		"path": _expr_path(1),
+		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as _deploy(_required([{"matchExpressions": [null, _exists(_cp)]}]))
+}
