@@ -7,6 +7,8 @@ package dslint.lib.settings
 
 # system_taints are the taint keys (exact, or prefixes ending in "/") that
 # belong to Kubernetes itself rather than to a dedicated pool.
+# node.alpha.kubernetes.io/ is the prefix of taints Kubernetes applied
+# before 1.9 (obsolete-toleration reports tolerations of them).
 # CriticalAddonsOnly is not Kubernetes' own, but it is the well-known taint
 # that lets cluster add-ons onto nodes reserved for them: tolerating it grants
 # access, it does not dedicate a pool (see docs/corpus-review.md).
@@ -15,6 +17,7 @@ default system_taints := [
 	"node-role.kubernetes.io/",
 	"node.cloudprovider.kubernetes.io/",
 	"node.kubernetes.io/out-of-service",
+	"node.alpha.kubernetes.io/",
 	"CriticalAddonsOnly",
 ]
 
@@ -41,9 +44,3 @@ is_system_taint(key) if key in system_taints
 is_system_taint(key) if strings.any_prefix_match(key, _system_prefixes)
 
 _system_prefixes := [entry | some entry in system_taints; endswith(entry, "/")]
-
-# kubernetes_minor is the minor version of the target Kubernetes
-# (kubernetesVersion in .dslint.yaml, --kubernetes-version), 1.36 unless set.
-default kubernetes_minor := 36
-
-kubernetes_minor := to_number(split(data.dslint.config.kubernetesVersion, ".")[1])

@@ -27,6 +27,13 @@
 #     description: Assigning Pods to Nodes, nodeSelector
 # custom:
 #   severity: error
+#   intent: |
+#     Fires when no node could ever satisfy a workload's node constraints,
+#     whatever labels the cluster has: the nodeSelector contradicts every
+#     required term, every term contradicts itself, or a nodeName is excluded
+#     by matchFields. Stays quiet when one term can still hold (terms are
+#     ORed), for invalid or empty terms (invalid-node-affinity reports them),
+#     for preferred affinity (it never blocks), and for fragments.
 #   remediation: |
 #     Make the nodeSelector and at least one required node selector term agree:
 #     drop the duplicate constraint, or fix the label key or value that points

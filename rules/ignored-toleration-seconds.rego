@@ -22,6 +22,13 @@
 #     description: Taint based evictions and tolerationSeconds
 # custom:
 #   severity: warning
+#   intent: |
+#     Fires on a DaemonSet toleration of the not-ready or unreachable NoExecute
+#     taint with tolerationSeconds that the DaemonSet controller replaces by
+#     its own, dropping the timeout. Stays quiet for other workload kinds (the
+#     timeout works there), for a toleration the controller does not replace
+#     (operator Equal or none), and for a toleration the API server rejects
+#     (invalid-toleration reports it).
 #   remediation: |
 #     Remove the toleration (the controller adds it anyway) and accept that
 #     DaemonSet pods stay on not-ready and unreachable nodes, which is what

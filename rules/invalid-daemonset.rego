@@ -25,6 +25,14 @@
 #     description: Label selectors
 # custom:
 #   severity: error
+#   intent: |
+#     Fires on what the API server's DaemonSet validation rejects beyond the
+#     pod template's own fields: a missing or empty selector, a selector that
+#     does not match the template labels or is not a valid selector, a
+#     restartPolicy other than Always, activeDeadlineSeconds. Stays quiet for
+#     extensions/v1beta1 DaemonSets whose template labels default the
+#     selector, and for fragments (a patch or test assertion without
+#     containers), which leave the selector to their base.
 #   remediation: |
 #     Give the DaemonSet a spec.selector whose matchLabels (and
 #     matchExpressions) hold for spec.template.metadata.labels, for example

@@ -27,6 +27,13 @@
 #     description: Pod API reference, NodeAffinity
 # custom:
 #   severity: error
+#   intent: |
+#     Fires on every nodeSelector or node-affinity field the API server
+#     rejects, and on those it accepts that never match (an empty term, a
+#     non-integer Gt/Lt value), at the offending field. A value YAML reads as a
+#     boolean or number is quoted as written. Stays quiet for valid
+#     constraints, however unusual, and for fragments; contradictions between
+#     valid requirements are conflicting-node-constraints'.
 #   remediation: |
 #     Give In and NotIn at least one value, Exists and DoesNotExist none, Gt and
 #     Lt exactly one integer; write operators exactly as In, NotIn, Exists,

@@ -18,6 +18,13 @@
 #     description: Taints and Tolerations
 # custom:
 #   severity: error
+#   intent: |
+#     Fires on every toleration the API server rejects, or that can never
+#     match, at the offending field: the one rule that judges a rejected
+#     toleration (the others skip it, so one mistake makes one finding). A
+#     value YAML reads as a boolean or number is quoted as written. Lt and Gt
+#     follow the TaintTolerationComparisonOperators gate (featureGates). Stays
+#     quiet for valid tolerations and for fragments.
 #   remediation: |
 #     Use operator Equal with a key and a value, or operator Exists with a key
 #     and no value (or no key at all to tolerate every taint). Write effects as

@@ -1,8 +1,8 @@
 # METADATA
 # title: No node of the inventory can run the workload
 # description: |
-#   With a node inventory (--nodes, Node manifests among the inputs, or pools
-#   in the config), dslint places every workload as the scheduler and the
+#   With a node inventory (--nodes, or nodes: and pools: in .dslint.yaml),
+#   dslint places every workload as the scheduler and the
 #   DaemonSet controller would: nodeName, nodeSelector and required node
 #   affinity, NoSchedule and NoExecute taints against the tolerations (the
 #   DaemonSet controller's own included), cordoned nodes. When no node passes,
@@ -19,6 +19,14 @@
 #     description: Taints and Tolerations
 # custom:
 #   severity: error
+#   intent: |
+#     Fires, with a node inventory only (--nodes, nodes: or pools: in
+#     .dslint.yaml), when no node of the inventory passes a workload's node
+#     constraints and taints, naming each blocking reason. Node objects found
+#     among the linted files are not an inventory (they are usually test
+#     fixtures): without --nodes or nodes: the rule is silent. Stays quiet for
+#     fragments; resources, pod affinity and spread are not placement
+#     reasons yet.
 #   remediation: |
 #     Make the constraints and the cluster agree: select a label the target
 #     nodes have, and tolerate the taints of those nodes (a dedicated pool

@@ -160,7 +160,7 @@ _applied_effects := {
 # A renamed key whose current name the pod does not tolerate for the same
 # effects.
 report contains result.fail(_key_path(i), msg) if {
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	entry := _obsolete[t.key]
 	entry.current != ""
 	not _covered(_twins(t, entry.current), _pod_tolerations)
@@ -170,7 +170,7 @@ report contains result.fail(_key_path(i), msg) if {
 # A renamed key in a DaemonSet whose controller tolerates the current key on
 # the pods' behalf: nothing fails, the toleration is dead.
 report contains result.with_severity(result.fail(_key_path(i), msg), "info") if {
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	entry := _obsolete[t.key]
 	entry.current != ""
 	not _covered(_twins(t, entry.current), _own_tolerations)
@@ -180,7 +180,7 @@ report contains result.with_severity(result.fail(_key_path(i), msg), "info") if 
 
 # A key whose taint Kubernetes no longer applies at all.
 report contains result.fail(_key_path(i), msg) if {
-	some i, t in k8s.tolerations
+	some i, t in k8s.valid_tolerations
 	entry := _obsolete[t.key]
 	entry.current == ""
 	msg := sprintf("toleration key %q is obsolete: %s, so this toleration matches no taint; no replacement exists, remove it", [t.key, entry.history])

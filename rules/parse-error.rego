@@ -17,6 +17,10 @@
 #     description: YAML 1.2
 # custom:
 #   severity: error
+#   intent: |
+#     Fires once per document that does not parse or breaks a reading limit,
+#     at the parser's position; the other documents still get linted. Loose
+#     Helm templates ({{ }}) are skipped with a hint instead, not reported.
 #   source: parser
 #   remediation: |
 #     Fix the syntax at the reported line: usually indentation, a tab used for

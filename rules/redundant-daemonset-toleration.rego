@@ -22,6 +22,13 @@
 #     description: Taint based evictions
 # custom:
 #   severity: info
+#   intent: |
+#     Informs on a DaemonSet toleration identical to one its controller adds
+#     itself (same key, operator, value and effect). Stays quiet for other
+#     kinds, for one that differs in any of those (operator Equal or none is
+#     not identical), for the timed not-ready/unreachable ones
+#     (ignored-toleration-seconds reports those), and for a toleration the API
+#     server rejects.
 #   remediation: |
 #     Remove the toleration: every pod of the DaemonSet gets it from the
 #     controller. Keep the tolerations the controller does not add, such as

@@ -22,6 +22,13 @@
 #     description: Taints and Tolerations, dedicated nodes
 # custom:
 #   severity: info
+#   intent: |
+#     Informs when a workload tolerates a dedicated taint and leans toward the
+#     pool only by preferred affinity, or (with an inventory) when the
+#     tolerated taints are all PreferNoSchedule: it may burst out of the pool,
+#     which can be intended. Stays quiet when a required constraint or an
+#     extended resource keeps the pods on the pool, for system taints, and
+#     for tolerations the API server rejects.
 #   remediation: |
 #     If the pods must run on the pool, turn the preference into required node
 #     affinity (requiredDuringSchedulingIgnoredDuringExecution) or a

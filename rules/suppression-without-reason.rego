@@ -12,6 +12,10 @@
 #     description: Suppressing findings
 # custom:
 #   severity: info
+#   intent: |
+#     Informs on every suppression (annotation or comment) that gives no
+#     reason; the suppression still applies. Stays quiet when any text follows
+#     the rule ids.
 #   source: suppression
 #   remediation: |
 #     Write the reason after the rule id of the comment

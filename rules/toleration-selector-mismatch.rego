@@ -23,6 +23,15 @@
 #     description: Assigning Pods to Nodes
 # custom:
 #   severity: warning
+#   intent: |
+#     Fires when a toleration of a dedicated taint and the node constraint
+#     name different pools: the toleration is for key=value while the
+#     constraint admits only other values of key (with an inventory: no
+#     selected node carries a taint the toleration matches). Stays quiet for
+#     system taints, for a toleration without a value (it says nothing about
+#     the label), for workloads without a node constraint
+#     (toleration-without-node-selector's case), and for tolerations the API
+#     server rejects.
 #   remediation: |
 #     Make the toleration and the nodeSelector (or required node affinity)
 #     name the same pool: tolerate the taint of the nodes the pod selects, or

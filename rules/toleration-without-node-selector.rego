@@ -22,6 +22,19 @@
 #     description: Assigning Pods to Nodes
 # custom:
 #   severity: warning
+#   intent: |
+#     Fires when a workload tolerates a dedicated taint but nothing keeps it
+#     on the dedicated nodes: no nodeSelector or required affinity on a pool
+#     label, no node name, no extended resource. Informs only for DaemonSets.
+#     Stays quiet for system taints (node.kubernetes.io/*,
+#     node-role.kubernetes.io/*, CriticalAddonsOnly, the configurable
+#     systemTaints), for a request or limit of an extended resource such as
+#     nvidia.com/gpu (it keeps pods on the nodes that advertise it, the
+#     pattern the ExtendedResourceToleration admission plugin completes), for
+#     PreferNoSchedule tolerations, and for tolerations the API server
+#     rejects. With an inventory it is exact: it fires only when the pods can
+#     land both on tainted dedicated nodes and on nodes with none of the
+#     taints they tolerate.
 #   remediation: |
 #     Add a nodeSelector (or required node affinity) on the label of the
 #     dedicated nodes, next to the toleration of their taint.

@@ -3,7 +3,8 @@
 # description: |
 #   An ignore.dslint.io annotation or a "# dslint:ignore" comment has
 #   nothing to suppress: the rule it names finds nothing on that object (or
-#   on the comment's line and the next), the rule does not exist, or the
+#   on the comment's own line for a comment at the end of a line, on the
+#   next line for a comment alone on its line), the rule does not exist, or the
 #   comment names no rule. Stale suppressions hide the next real finding of
 #   the same rule, so they are reported to be cleaned up. A suppression of a
 #   rule that is turned off, or of no-matching-nodes in a run without a node
@@ -14,10 +15,18 @@
 #     description: Suppressing findings
 # custom:
 #   severity: info
+#   intent: |
+#     Informs on a suppression with nothing to suppress: no finding of its
+#     rule on the object (annotation) or on its line (a comment at the end of
+#     a line covers that line, a comment alone on its line the next one), an
+#     unknown rule, or no rule named. Stays quiet for suppressions of a rule
+#     that is turned off, and of no-matching-nodes in a run without an
+#     inventory.
 #   source: suppression
 #   remediation: |
 #     Remove the suppression, or fix the rule id it names (dslint rules lists
-#     them). A comment applies to its own line and the line below it.
+#     them). A comment at the end of a line applies to that line; a comment
+#     alone on its line applies to the next one.
 #   bad: |
 #     apiVersion: apps/v1
 #     kind: Deployment

@@ -68,8 +68,8 @@ func TestShippedPolicyRuns(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		`gpu-training.yaml:20:11: warning: job "train-resnet" tolerates the GPU taint nvidia.com/gpu=present:NoSchedule but sets no priorityClassName`,
-		`gpu-training.yaml:48:11: warning: deployment "inference" tolerates the GPU taint`,
+		`gpu-training.yaml:18:11: warning: job "train-resnet" tolerates the GPU taint nvidia.com/gpu=present:NoSchedule but sets no priorityClassName`,
+		`gpu-training.yaml:46:11: warning: deployment "inference" tolerates the GPU taint`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

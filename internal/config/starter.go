@@ -36,6 +36,7 @@ const starter = `# dslint configuration.
 #  - node-role.kubernetes.io/
 #  - node.cloudprovider.kubernetes.io/
 #  - node.kubernetes.io/out-of-service
+#  - node.alpha.kubernetes.io/
 #  - CriticalAddonsOnly
 
 # Node inventory files: Node manifests, a v1 List or NodeList, or the output

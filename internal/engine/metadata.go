@@ -75,6 +75,7 @@ func ruleFromAnnotations(id string, a *ast.Annotations) (finding.Rule, error) {
 		ID:          id,
 		Title:       strings.TrimSpace(a.Title),
 		Description: strings.TrimSpace(a.Description),
+		Intent:      strings.TrimSpace(customString(a, "intent")),
 		Remediation: strings.TrimSpace(customString(a, "remediation")),
 		Bad:         customString(a, "bad"),
 		Good:        customString(a, "good"),

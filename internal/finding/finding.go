@@ -102,9 +102,12 @@ type Link struct {
 
 // Rule is a rule's metadata, read from its # METADATA block.
 type Rule struct {
-	ID          string   `json:"id"`
-	Title       string   `json:"title"`
-	Description string   `json:"description"`
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	// Intent says when the rule fires and when it deliberately stays quiet
+	// (metadata custom.intent); every built-in rule has one.
+	Intent      string   `json:"intent,omitempty"`
 	Severity    Severity `json:"-"`
 	Remediation string   `json:"remediation"`
 	Related     []Link   `json:"related,omitempty"`

@@ -40,6 +40,9 @@ func TestRuleContract(t *testing.T) {
 			if _, err := fs.Stat(dslint.Policies, "rules/"+r.ID+".rego"); err != nil {
 				t.Errorf("rule %s must live in rules/%s.rego", r.ID, r.ID)
 			}
+			if r.Intent == "" {
+				t.Errorf("metadata needs custom.intent: when the rule fires and when it deliberately stays quiet")
+			}
 			if r.Bad == "" || r.Good == "" {
 				t.Errorf("metadata needs custom.bad and custom.good examples for dslint explain")
 			}

@@ -80,6 +80,9 @@ func CatalogueTable(rules []finding.Rule, doc string) string {
 func ruleMarkdown(r finding.Rule, heading string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n\n**%s** · severity `%s`\n\n%s\n", heading, r.ID, r.Title, r.Severity, r.Description)
+	if r.Intent != "" {
+		fmt.Fprintf(&b, "\n**When it fires, and when it stays quiet:** %s\n", oneLine(r.Intent))
+	}
 	if r.Bad != "" {
 		fmt.Fprintf(&b, "\nFails:\n\n```yaml\n%s```\n", r.Bad)
 	}
@@ -107,6 +110,9 @@ func Explain(w io.Writer, r finding.Rule) error {
 func ruleText(r finding.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)\n%s\n\n%s\n", r.ID, r.Severity, r.Title, r.Description)
+	if r.Intent != "" {
+		fmt.Fprintf(&b, "\nWhen it fires, and when it stays quiet:\n%s", indent(r.Intent+"\n"))
+	}
 	if r.Bad != "" {
 		fmt.Fprintf(&b, "\nFails:\n\n%s", indent(r.Bad))
 	}
