@@ -142,7 +142,7 @@ _about := {
 		"required": object.get(spec, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"], null),
 	},
 	"label": sprintf("%s %q%s", [k8s.kind_label, name, _namespace_note]),
-	"workload": [input.kind, object.get(input, ["metadata", "namespace"], ""), name],
+	"workload": [input.kind, _namespace, name],
 	"eligible": _eligible,
 } if {
 	spec := k8s.pod_spec
@@ -152,18 +152,23 @@ _about := {
 # With a node inventory, the nodes the pods can land on; null without.
 _eligible := placement.eligible_nodes if placement.has_inventory else := null
 
-_namespace_note := sprintf(" in namespace %q", [input.metadata.namespace]) if {
-	is_string(input.metadata.namespace)
+# _namespace is the object's namespace, "" when it has none.
+_namespace := ns if {
+	ns := input.metadata.namespace
+	is_string(ns)
 } else := ""
+
+_namespace_note := sprintf(" in namespace %q", [_namespace]) if _namespace != "" else := ""
 
 # aggregate: a host port that another workload of the run also takes on the
 # same nodes, when at least one of the two is a DaemonSet. Two facts collide
-# (_collide) when they come from different objects and workloads, one is a
-# DaemonSet's, their host IPs overlap and their node constraints are equal.
+# (_collide) when they come from different workloads (_same_workload), one
+# is a DaemonSet's, their host IPs overlap and their node constraints are
+# equal.
 # Hundreds of facts can share a group, so each fact does not scan its
 # group: the facts are indexed once, by group, constraint, DaemonSet or not
 # and host IP (_bucket), and each fact adds up the buckets it collides with
-# and takes away its own workload's and object's facts (_excluded).
+# and takes away its own workload's facts (_excluded).
 aggregate contains {"fact": a.id, "message": msg} if {
 	not _placed
 	some key, group in _run_groups
@@ -203,8 +208,7 @@ aggregate contains {"fact": a.id, "message": msg} if {
 	some a in group
 	others := {b.label |
 		some b in group
-		b.object != a.object
-		b.workload != a.workload
+		not _same_workload(a.workload, b.workload)
 		true in {a.daemonset, b.daemonset}
 		_ips_overlap(a.hostIP, b.hostIP)
 		_nodes_overlap(a.eligible, b.eligible)
@@ -259,8 +263,7 @@ _sorted_buckets := {k: sort(b) | some k, b in _bucket}
 _index := {
 	"daemonsets": _dss,
 	"ips": _ips,
-	"by_workload": _by_workload,
-	"by_object": _by_object,
+	"by_name": _by_name,
 }
 
 # The daemonset values and host IPs present per group and constraint.
@@ -289,30 +292,40 @@ _ip_classes(ip, present) := [x | some x in present; _ips_overlap(ip, x)] if not 
 _any_ip(ip) if ip in {"", "0.0.0.0"}
 
 # _excluded is the ids of the facts among a's buckets that come from a's own
-# workload or object, a itself included: the same workload defined in two
-# files (variants of one manifest) is one object once applied, not two.
+# workload, a itself included: the same workload written in two files
+# (alternative install files, a base and its rendering) is one object once
+# applied, not two (_same_workload).
 _excluded(a, at, dss, ips) := {e[0] |
-	some e in (_index.by_workload[array.concat(at, [a.workload])] | _index.by_object[array.concat(at, [a.object])])
+	some e in _index.by_name[array.concat(at, [a.workload[0], a.workload[2]])]
 	e[1] in dss
 	e[2] in ips
+	_same_namespace(a.workload[1], e[3])
 }
 
-_by_workload[[key, f.constraint, f.workload]] contains [f.id, f.daemonset, f.hostIP] if {
+_by_name[[key, f.constraint, f.workload[0], f.workload[2]]] contains [f.id, f.daemonset, f.hostIP, f.workload[1]] if {
 	some key, group in _run_groups
 	count(group) > 1
 	some f in group
 }
 
-_by_object[[key, f.constraint, f.object]] contains [f.id, f.daemonset, f.hostIP] if {
-	some key, group in _run_groups
-	count(group) > 1
-	some f in group
+# Two facts are about the same workload when kind and name are equal and so
+# are the namespaces, or one of them is missing: a manifest without a
+# namespace is installed into some namespace, possibly the other's.
+_same_workload(x, y) if {
+	x[0] == y[0]
+	x[2] == y[2]
+	_same_namespace(x[1], y[1])
 }
+
+_same_namespace(x, x)
+
+_same_namespace("", _)
+
+_same_namespace(_, "")
 
 # The pairwise definition the index implements.
 _collide(a, b) if {
-	a.object != b.object
-	a.workload != b.workload
+	not _same_workload(a.workload, b.workload)
 	true in {a.daemonset, b.daemonset}
 	_ips_overlap(a.hostIP, b.hostIP)
 	_same_nodes(a.constraint, b.constraint)

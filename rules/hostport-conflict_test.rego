@@ -195,3 +195,52 @@ test_aggregate_agrees_with_pairwise_collisions if {
 	}
 	count(want) == 10
 }
+
+_without_namespace(obj) := json.remove(obj, ["metadata/namespace"])
+
+_in_namespace(obj, ns) := json.patch(obj, [{"op": "add", "path": "/metadata/namespace", "value": ns}])
+
+_findings(objs) := found if {
+	found := aggregate with input as {"groups": _groups(objs)}
+}
+
+# A namespace-less base and its rendering into a namespace are one workload:
+# a missing namespace matches any.
+test_a_base_and_its_namespaced_rendering_are_one_workload if {
+	envoy := _ds("envoy", _port({"containerPort": 8080, "hostPort": 80}))
+	_findings([_without_namespace(envoy), envoy]) == set()
+	_findings([envoy, _without_namespace(envoy)]) == set()
+}
+
+# The same workload in two install files of one product is one workload too.
+test_one_workload_in_two_install_files if {
+	envoy := _in_namespace(_ds("envoy", _port({"containerPort": 8080, "hostPort": 80})), "projectcontour")
+	_findings([envoy, envoy, _without_namespace(envoy)]) == set()
+}
+
+# Equal names in different namespaces, or of different kinds, are different
+# workloads.
+test_same_name_elsewhere_is_another_workload if {
+	envoy := _ds("envoy", _port({"containerPort": 8080, "hostPort": 80}))
+	_findings([envoy, _in_namespace(envoy, "edge")]) == {
+		{"fact": 0, "message": "hostPort 80/TCP of daemonset \"envoy\" in namespace \"ops\" is also used by daemonset \"envoy\" in namespace \"edge\" on the same nodes: only one pod per node can bind it, so the other pods stay Pending there or the DaemonSet misses those nodes"},
+		{"fact": 1, "message": "hostPort 80/TCP of daemonset \"envoy\" in namespace \"edge\" is also used by daemonset \"envoy\" in namespace \"ops\" on the same nodes: only one pod per node can bind it, so the other pods stay Pending there or the DaemonSet misses those nodes"},
+	}
+	_findings([envoy, _deploy("envoy", _port({"containerPort": 8080, "hostPort": 80}))]) == {
+		{"fact": 0, "message": "hostPort 80/TCP of daemonset \"envoy\" in namespace \"ops\" is also used by deployment \"envoy\" in namespace \"ops\" on the same nodes: only one pod per node can bind it, so the other pods stay Pending there or the DaemonSet misses those nodes"},
+		{"fact": 1, "message": "hostPort 80/TCP of deployment \"envoy\" in namespace \"ops\" is also used by daemonset \"envoy\" in namespace \"ops\" on the same nodes: only one pod per node can bind it, so its pods stay Pending wherever the DaemonSet already runs"},
+	}
+}
+
+# With an inventory the identity rule is the same.
+test_identity_with_an_inventory if {
+	everywhere := {"pools": [0], "nodes": []}
+	envoy := _ds("envoy", _port({"containerPort": 8080, "hostPort": 80}))
+	groups := {"hostport-conflict": {"80/TCP": [g |
+		some i, obj in [envoy, _without_namespace(envoy)]
+		fs := facts with input as obj
+		some f in fs
+		g := object.union(f, {"id": i, "object": sprintf("o%d", [i]), "eligible": everywhere})
+	]}}
+	count(aggregate) == 0 with input as {"groups": groups}
+}
