@@ -85,6 +85,7 @@ package dslint.rules["hostport-conflict"]
 import data.dslint.lib.k8s
 import data.dslint.lib.nodes
 import data.dslint.lib.placement
+import data.dslint.lib.satisfiability
 
 # facts: one per host port of the workload in input, grouped by port and
 # protocol so that only candidates meet in aggregate. Most workloads have no
@@ -98,7 +99,7 @@ facts contains {
 	"protocol": protocol,
 	"hostIP": object.get(p, "hostIP", ""),
 	"daemonset": about.daemonset,
-	"constraint": about.constraint,
+	"nodes": about.nodes,
 	"label": about.label,
 	"workload": about.workload,
 	"eligible": about.eligible,
@@ -136,17 +137,56 @@ _host_ports contains [i, j, p, p.containerPort] if {
 # Facts only come from workloads, so a DaemonSet is k8s.is_daemonset.
 _about := {
 	"daemonset": input.kind == "DaemonSet",
-	"constraint": {
-		"nodeName": nodes.node_name(spec),
-		"nodeSelector": nodes.node_selector(spec),
-		"required": object.get(spec, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"], null),
-	},
+	"nodes": _nodes(spec),
 	"label": sprintf("%s %q%s", [k8s.kind_label, name, _namespace_note]),
 	"workload": [input.kind, _namespace, name],
 	"eligible": _eligible,
 } if {
 	spec := k8s.pod_spec
 	name := k8s.name
+}
+
+# _nodes is what says, without an inventory, which nodes the pods can land
+# on. ["generic", alternatives] for pods that are not pinned to a pool
+# (nodes.pins_pool: no constraint, or one on generic labels and exclusions
+# only) and can land somewhere: each alternative is one way a node can be
+# chosen (satisfiability.alternatives), reduced to its generic labels, as
+# {label: [constraint]}; such pods share nodes with each other where two
+# alternatives can hold on one node. ["exact", constraint] otherwise: pods
+# pinned to a pool, or that no node takes, share nodes only with pods
+# constrained the very same way.
+_nodes(spec) := ["generic", alternatives] if {
+	not nodes.pins_pool(spec)
+	alternatives := sort({_generic(alt) | some alt in satisfiability.alternatives(spec)})
+	count(alternatives) > 0
+} else := ["exact", {
+	"nodeName": nodes.node_name(spec),
+	"nodeSelector": nodes.node_selector(spec),
+	"required": object.get(spec, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"], null),
+}]
+
+# _generic(alt) keeps the constraints of an alternative on generic labels,
+# without where each was written, and under one name for the labels the
+# kubelet sets twice (beta.kubernetes.io/os is kubernetes.io/os). The
+# exclusions (NotIn, DoesNotExist) on other labels that a pod not pinned to
+# a pool may have hold on every node without that label.
+_generic(alt) := {label: cs |
+	some key, _ in alt
+	nodes.is_generic_label(key)
+	label := object.get(_label_aliases, key, key)
+	cs := sort({{"op": c.op, "values": sort(c.values)} |
+		some other, list in alt
+		object.get(_label_aliases, other, other) == label
+		some c in list
+	})
+}
+
+_label_aliases := {
+	"beta.kubernetes.io/os": "kubernetes.io/os",
+	"beta.kubernetes.io/arch": "kubernetes.io/arch",
+	"beta.kubernetes.io/instance-type": "node.kubernetes.io/instance-type",
+	"failure-domain.beta.kubernetes.io/zone": "topology.kubernetes.io/zone",
+	"failure-domain.beta.kubernetes.io/region": "topology.kubernetes.io/region",
 }
 
 # With a node inventory, the nodes the pods can land on; null without.
@@ -163,48 +203,45 @@ _namespace_note := sprintf(" in namespace %q", [_namespace]) if _namespace != ""
 # aggregate: a host port that another workload of the run also takes on the
 # same nodes, when at least one of the two is a DaemonSet. Two facts collide
 # (_collide) when they come from different workloads (_same_workload), one
-# is a DaemonSet's, their host IPs overlap and their node constraints are
-# equal.
+# is a DaemonSet's, their host IPs overlap and their pods can land on the
+# same nodes (_share_nodes).
 # Hundreds of facts can share a group, so each fact does not scan its
-# group: the facts are indexed once, by group, constraint, DaemonSet or not
-# and host IP (_bucket), and each fact adds up the buckets it collides with
-# and takes away its own workload's facts (_excluded).
+# group: the facts are indexed once by group, nodes, DaemonSet or not and
+# host IP (_bucket); the facts with the same four values collide with the
+# same others, listed once for them (_view); and each fact takes its own
+# workload's facts away from that list (_excluded).
 aggregate contains {"fact": a.id, "message": msg} if {
 	not _placed
-	some key, group in _run_groups
-	count(group) > 1
+	some key, group in _meeting
 	some a in group
-	at := [key, a.constraint]
-	dss := _daemonset_classes(a.daemonset, _index.daemonsets[at])
-	ips := _ip_classes(a.hostIP, _index.ips[at])
-	buckets := [b |
-		some ds in dss
-		some ip in ips
-		b := _sorted_buckets[[key, a.constraint, ds, ip]]
-	]
-	excluded := _excluded(a, at, dss, ips)
-	n := sum([count(b) | some b in buckets]) - count(excluded)
+	sig := [key, a.nodes, a.daemonset, a.hostIP]
+	view := _views[sig]
+	excluded := _excluded(a, sig)
+	n := count(view) - count(excluded)
 	n > 0
-	firsts := sort([e |
-		some b in buckets
-		some e in array.slice(b, 0, 3 + count(excluded))
+	names := [e[0] |
+		some e in array.slice(view, 0, 3 + count(excluded))
 		not e[1] in excluded
-	])
-	names := [e[0] | some e in array.slice(firsts, 0, 3)]
+	]
 	msg := sprintf("hostPort %d/%s%s of %s is also used by %s on the same nodes: only one pod per node can bind it, so %s", [
-		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(names, n), _consequence(a),
+		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(array.slice(names, 0, 3), n), _consequence(a),
 	])
 }
 
 _run_groups := input.groups["hostport-conflict"]
+
+# The groups with facts that can meet.
+_meeting := {key: group |
+	some key, group in _run_groups
+	count(group) > 1
+}
 
 # With a node inventory, two workloads collide where the nodes their pods
 # can land on overlap. Few workloads take host ports, so each fact is
 # compared with the others of its group (same port and protocol).
 aggregate contains {"fact": a.id, "message": msg} if {
 	_placed
-	some _, group in _run_groups
-	count(group) > 1
+	some _, group in _meeting
 	some a in group
 	others := {b.label |
 		some b in group
@@ -247,36 +284,77 @@ _nodes_overlap(a, b) if {
 	split(n, "/")[0] in a.pools
 }
 
-# _bucket[[group, constraint, daemonset, hostIP]] holds the facts with these
-# values as [label, id] pairs: sorted, they list the labels in order, and the
-# ids keep equal labels apart and name the facts to leave out.
-_bucket[[key, f.constraint, f.daemonset, f.hostIP]] contains [f.label, f.id] if {
-	some key, group in _run_groups
-	count(group) > 1
+# _bucket[[group, nodes, daemonset, hostIP]] holds the facts with these
+# values as [label, id, workload]: sorted, they list the labels in order,
+# and the ids keep equal labels apart and name the facts to leave out.
+_bucket[[key, f.nodes, f.daemonset, f.hostIP]] contains [f.label, f.id, f.workload] if {
+	some key, group in _meeting
 	some f in group
 }
-
-_sorted_buckets := {k: sort(b) | some k, b in _bucket}
 
 # The multi-value rules in full, each built in one pass over the facts: a
 # lookup by key into a rule would evaluate the rule again for that key.
 _index := {
+	"buckets": _bucket,
+	"nodes": _node_classes,
 	"daemonsets": _dss,
 	"ips": _ips,
-	"by_name": _by_name,
 }
 
-# The daemonset values and host IPs present per group and constraint.
-_dss[[key, f.constraint]] contains f.daemonset if {
-	some key, group in _run_groups
-	count(group) > 1
+# The nodes values present per group, and the daemonset values and host
+# IPs present per group and nodes value.
+_node_classes[key] contains f.nodes if {
+	some key, group in _meeting
 	some f in group
 }
 
-_ips[[key, f.constraint]] contains f.hostIP if {
-	some key, group in _run_groups
-	count(group) > 1
+_dss[[key, f.nodes]] contains f.daemonset if {
+	some key, group in _meeting
 	some f in group
+}
+
+_ips[[key, f.nodes]] contains f.hostIP if {
+	some key, group in _meeting
+	some f in group
+}
+
+# _views[[group, nodes, daemonset, hostIP]] lists, sorted, the facts that a
+# fact with these values collides with, its own workload's included.
+_views := {sig: _view(sig) |
+	some key, group in _meeting
+	some f in group
+	sig := [key, f.nodes, f.daemonset, f.hostIP]
+}
+
+_view([key, nodes, ds, ip]) := sort([e |
+	some other in _sharing_nodes(key, nodes)
+	at := [key, other]
+	some d in _daemonset_classes(ds, _index.daemonsets[at])
+	some i in _ip_classes(ip, _index.ips[at])
+	some e in _index.buckets[[key, other, d, i]]
+])
+
+# _sharing_nodes(key, nodes) are the nodes values of the group that share
+# nodes with nodes.
+_sharing_nodes(_, ["exact", c]) := [["exact", c]]
+
+_sharing_nodes(key, ["generic", alts]) := [other |
+	some other in _index.nodes[key]
+	_share_nodes(["generic", alts], other)
+]
+
+# Without an inventory, two workloads share nodes when both are constrained
+# the very same way, or neither is pinned to a pool and some node can meet
+# both constraints: nodes exist with every combination of generic labels,
+# and without the labels exclusions are about.
+_share_nodes(x, x)
+
+_share_nodes(["generic", xs], ["generic", ys]) if {
+	some x in xs
+	some y in ys
+	every label in object.keys(x) | object.keys(y) {
+		satisfiability.satisfiable_constraints(array.concat(object.get(x, label, []), object.get(y, label, [])))
+	}
 }
 
 # A DaemonSet's fact collides with any other, another only with a
@@ -291,21 +369,22 @@ _ip_classes(ip, present) := [x | some x in present; _ips_overlap(ip, x)] if not 
 
 _any_ip(ip) if ip in {"", "0.0.0.0"}
 
-# _excluded is the ids of the facts among a's buckets that come from a's own
-# workload, a itself included: the same workload written in two files
+# _excluded(a, sig) is the ids of the facts in a's view that come from a's
+# own workload, a itself included: the same workload written in two files
 # (alternative install files, a base and its rendering) is one object once
 # applied, not two (_same_workload).
-_excluded(a, at, dss, ips) := {e[0] |
-	some e in _index.by_name[array.concat(at, [a.workload[0], a.workload[2]])]
-	e[1] in dss
-	e[2] in ips
-	_same_namespace(a.workload[1], e[3])
+_excluded(a, sig) := {id |
+	some [id, namespace] in _by_name_index[[sig, a.workload[0], a.workload[2]]]
+	_same_namespace(a.workload[1], namespace)
 }
 
-_by_name[[key, f.constraint, f.workload[0], f.workload[2]]] contains [f.id, f.daemonset, f.hostIP, f.workload[1]] if {
-	some key, group in _run_groups
-	count(group) > 1
-	some f in group
+# The facts of each view by kind and name, as [id, namespace]: the rule in
+# full, built from the views (which use _index) in one pass.
+_by_name_index := {k: v | some k, v in _by_name}
+
+_by_name[[sig, w[0], w[2]]] contains [id, w[1]] if {
+	some sig, view in _views
+	some [_, id, w] in view
 }
 
 # Two facts are about the same workload when kind and name are equal and so
@@ -328,7 +407,7 @@ _collide(a, b) if {
 	not _same_workload(a.workload, b.workload)
 	true in {a.daemonset, b.daemonset}
 	_ips_overlap(a.hostIP, b.hostIP)
-	_same_nodes(a.constraint, b.constraint)
+	_share_nodes(a.nodes, b.nodes)
 }
 
 _ips_overlap(x, y) if x == y
@@ -336,10 +415,6 @@ _ips_overlap(x, y) if x == y
 _ips_overlap(x, _) if x in {"", "0.0.0.0"}
 
 _ips_overlap(_, y) if y in {"", "0.0.0.0"}
-
-# Without an inventory, two workloads share nodes when neither is
-# constrained, or both are constrained the same way.
-_same_nodes(x, y) if x == y
 
 _consequence(a) := "the other pods stay Pending there or the DaemonSet misses those nodes" if a.daemonset
 

@@ -180,6 +180,10 @@ test_aggregate_agrees_with_pairwise_collisions if {
 		_ipd("h", "StatefulSet", "", gpu),
 		_ipd("a", "DaemonSet", "10.0.0.2", {}),
 		_ipd("i", "Deployment", "0.0.0.0", {}),
+		_ipd("j", "DaemonSet", "", {"nodeSelector": {"kubernetes.io/os": "linux"}}),
+		_ipd("k", "DaemonSet", "10.0.0.2", {"nodeSelector": {"kubernetes.io/os": "windows"}}),
+		_ipd("l", "Deployment", "", {"nodeSelector": {"beta.kubernetes.io/os": "windows"}}),
+		_ipd("m", "Deployment", "10.0.0.1", {"nodeSelector": {"kubernetes.io/arch": "arm64"}}),
 	]
 	groups := _groups(objs)
 	got := _messages(objs)
@@ -193,7 +197,7 @@ test_aggregate_agrees_with_pairwise_collisions if {
 	every id, others in want {
 		contains(got[id], sprintf(" is also used by %s on the same nodes", [_names(others)]))
 	}
-	count(want) == 10
+	count(want) == 14
 }
 
 _without_namespace(obj) := json.remove(obj, ["metadata/namespace"])
@@ -243,4 +247,86 @@ test_identity_with_an_inventory if {
 		g := object.union(f, {"id": i, "object": sprintf("o%d", [i]), "eligible": everywhere})
 	]}}
 	count(aggregate) == 0 with input as {"groups": groups}
+}
+
+_on(obj, scheduling) := json.patch(obj, [{"op": "add", "path": sprintf("/spec/template/spec/%s", [k]), "value": v} | some k, v in scheduling])
+
+_affinity(reqs) := {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": reqs}]}}}
+
+_ds_msg := "the other pods stay Pending there or the DaemonSet misses those nodes"
+
+# Without an inventory, a workload with no node constraint and one
+# constrained by generic labels only share every node of that kind.
+test_unconstrained_and_generic_only_share_nodes if {
+	exporter := _on(_ds("node-exporter", _port({"containerPort": 1, "hostPort": 9100})), {"nodeSelector": {"kubernetes.io/os": "linux"}})
+	agent := _ds("agent", _port({"containerPort": 2, "hostPort": 9100}))
+	_findings([exporter, agent]) == {
+		{"fact": 0, "message": sprintf("hostPort 9100/TCP of daemonset \"node-exporter\" in namespace \"ops\" is also used by daemonset \"agent\" in namespace \"ops\" on the same nodes: only one pod per node can bind it, so %s", [_ds_msg])},
+		{"fact": 1, "message": sprintf("hostPort 9100/TCP of daemonset \"agent\" in namespace \"ops\" is also used by daemonset \"node-exporter\" in namespace \"ops\" on the same nodes: only one pod per node can bind it, so %s", [_ds_msg])},
+	}
+}
+
+# Generic constraints written differently but compatible share nodes too:
+# a selector and an affinity, a zone and an architecture, the beta label and
+# the current one.
+test_compatible_generic_constraints_share_nodes if {
+	port := _port({"containerPort": 1, "hostPort": 9100})
+	every other in [
+		{"affinity": _affinity([{"key": "kubernetes.io/os", "operator": "In", "values": ["linux", "windows"]}])},
+		{"nodeSelector": {"beta.kubernetes.io/os": "linux"}},
+		{"nodeSelector": {"topology.kubernetes.io/zone": "eu-west-1a", "kubernetes.io/arch": "amd64"}},
+	] {
+		{f.fact | some f in _findings([_on(_ds("a", port), {"nodeSelector": {"kubernetes.io/os": "linux"}}), _on(_ds("b", port), other)])} == {0, 1}
+	}
+}
+
+# Generic constraints that no node meets together keep workloads apart.
+test_incompatible_generic_constraints_do_not_share_nodes if {
+	port := _port({"containerPort": 1, "hostPort": 9100})
+	every pair in [
+		[{"nodeSelector": {"kubernetes.io/os": "linux"}}, {"nodeSelector": {"kubernetes.io/os": "windows"}}],
+		[{"nodeSelector": {"kubernetes.io/arch": "amd64"}}, {"nodeSelector": {"kubernetes.io/arch": "arm64"}}],
+		[{"nodeSelector": {"beta.kubernetes.io/os": "linux"}}, {"nodeSelector": {"kubernetes.io/os": "windows"}}],
+		[{"nodeSelector": {"kubernetes.io/os": "linux"}}, {"affinity": _affinity([{"key": "kubernetes.io/os", "operator": "NotIn", "values": ["linux"]}])}],
+	] {
+		_findings([_on(_ds("a", port), pair[0]), _on(_ds("b", port), pair[1])]) == set()
+	}
+}
+
+# An affinity that only excludes nodes (NotIn, DoesNotExist) does not pin
+# pods to a pool: they share the other nodes with an unconstrained workload.
+test_exclusions_do_not_pin if {
+	port := _port({"containerPort": 1, "hostPort": 9100})
+	not_on_control_plane := {"affinity": _affinity([
+		{"key": "node-role.kubernetes.io/control-plane", "operator": "DoesNotExist"},
+		{"key": "eks.amazonaws.com/compute-type", "operator": "NotIn", "values": ["fargate"]},
+	])}
+	{f.fact | some f in _findings([_on(_ds("a", port), not_on_control_plane), _deploy("b", port)])} == {0, 1}
+}
+
+# ... unless they contradict the rest of the constraint: then no node takes
+# the pods at all.
+test_contradictory_exclusions_share_no_nodes if {
+	port := _port({"containerPort": 1, "hostPort": 9100})
+	nowhere := {
+		"nodeSelector": {"kubernetes.io/os": "linux"},
+		"affinity": _affinity([{"key": "kubernetes.io/os", "operator": "NotIn", "values": ["linux"]}]),
+	}
+	_findings([_on(_ds("a", port), nowhere), _ds("b", port)]) == set()
+}
+
+# A pool, a node name or a hostname is a pool of its own: without an
+# inventory, only the very same constraint shares its nodes.
+test_pinned_workloads_share_nodes_only_when_equal if {
+	port := _port({"containerPort": 1, "hostPort": 9100})
+	every pinned in [
+		{"nodeSelector": {"pool": "gpu"}},
+		{"nodeSelector": {"kubernetes.io/hostname": "node-1"}},
+		{"nodeName": "node-1"},
+		{"affinity": _affinity([{"key": "pool", "operator": "Exists"}])},
+	] {
+		_findings([_on(_ds("a", port), pinned), _ds("b", port)]) == set()
+		_findings([_on(_ds("a", port), pinned), _on(_ds("b", port), {"nodeSelector": {"kubernetes.io/os": "linux"}})]) == set()
+		{f.fact | some f in _findings([_on(_ds("a", port), pinned), _on(_ds("b", port), pinned)])} == {0, 1}
+	}
 }
