@@ -205,11 +205,13 @@ _namespace_note := sprintf(" in namespace %q", [_namespace]) if _namespace != ""
 # (_collide) when they come from different workloads (_same_workload), one
 # is a DaemonSet's, their host IPs overlap and their pods can land on the
 # same nodes (_share_nodes).
+# The message names each other workload once, where it is first written
+# (_others).
 # Hundreds of facts can share a group, so each fact does not scan its
 # group: the facts are indexed once by group, nodes, DaemonSet or not and
 # host IP (_bucket); the facts with the same four values collide with the
 # same others, listed once for them (_view); and each fact takes its own
-# workload's facts away from that list (_excluded).
+# workload away from that list (_excluded).
 aggregate contains {"fact": a.id, "message": msg} if {
 	not _placed
 	some key, group in _meeting
@@ -217,11 +219,11 @@ aggregate contains {"fact": a.id, "message": msg} if {
 	sig := [key, a.nodes, a.daemonset, a.hostIP]
 	view := _views[sig]
 	excluded := _excluded(a, sig)
-	n := count(view) - count(excluded)
+	n := count(view) - excluded
 	n > 0
-	names := [e[0] |
-		some e in array.slice(view, 0, 3 + count(excluded))
-		not e[1] in excluded
+	names := [_named(e) |
+		some e in array.slice(view, 0, 3 + excluded)
+		not _same_workload(a.workload, e[1])
 	]
 	msg := sprintf("hostPort %d/%s%s of %s is also used by %s on the same nodes: only one pod per node can bind it, so %s", [
 		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(array.slice(names, 0, 3), n), _consequence(a),
@@ -243,16 +245,17 @@ aggregate contains {"fact": a.id, "message": msg} if {
 	_placed
 	some _, group in _meeting
 	some a in group
-	others := {b.label |
+	others := _others([_entry(b) |
 		some b in group
 		not _same_workload(a.workload, b.workload)
 		true in {a.daemonset, b.daemonset}
 		_ips_overlap(a.hostIP, b.hostIP)
 		_nodes_overlap(a.eligible, b.eligible)
-	}
+	])
 	count(others) > 0
+	names := [_named(e) | some e in array.slice(others, 0, 3)]
 	msg := sprintf("hostPort %d/%s%s of %s is also used by %s on nodes both can land on: only one pod per node can bind it, so %s", [
-		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(array.slice(sort(others), 0, 3), count(others)), _consequence(a),
+		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(names, count(others)), _consequence(a),
 	])
 }
 
@@ -285,9 +288,8 @@ _nodes_overlap(a, b) if {
 }
 
 # _bucket[[group, nodes, daemonset, hostIP]] holds the facts with these
-# values as [label, id, workload]: sorted, they list the labels in order,
-# and the ids keep equal labels apart and name the facts to leave out.
-_bucket[[key, f.nodes, f.daemonset, f.hostIP]] contains [f.label, f.id, f.workload] if {
+# values as entries (_entry).
+_bucket[[key, f.nodes, f.daemonset, f.hostIP]] contains _entry(f) if {
 	some key, group in _meeting
 	some f in group
 }
@@ -318,21 +320,51 @@ _ips[[key, f.nodes]] contains f.hostIP if {
 	some f in group
 }
 
-# _views[[group, nodes, daemonset, hostIP]] lists, sorted, the facts that a
-# fact with these values collides with, its own workload's included.
+# _views[[group, nodes, daemonset, hostIP]] lists the workloads that a fact
+# with these values collides with, its own included, as _others does.
 _views := {sig: _view(sig) |
 	some key, group in _meeting
 	some f in group
 	sig := [key, f.nodes, f.daemonset, f.hostIP]
 }
 
-_view([key, nodes, ds, ip]) := sort([e |
+_view([key, nodes, ds, ip]) := _others([e |
 	some other in _sharing_nodes(key, nodes)
 	at := [key, other]
 	some d in _daemonset_classes(ds, _index.daemonsets[at])
 	some i in _ip_classes(ip, _index.ips[at])
 	some e in _index.buckets[[key, other, d, i]]
 ])
+
+# An entry is a fact as the message names it: [label, workload, file, line].
+_entry(f) := [f.label, f.workload, object.get(f, "file", ""), object.get(f, "line", 0)]
+
+# _others(entries) are the workloads of the entries, sorted by label, once
+# each: where it is first written (several files can write one workload, one
+# workload can take a port twice), and not without a namespace when the
+# entries name it with one (the base is the same workload as its renderings).
+_others(entries) := [e |
+	some i, e in sorted
+	_first_of_workload(sorted, i)
+	not _named_with_namespace(e[1], namespaced)
+] if {
+	sorted := sort(entries)
+	namespaced := {[w[0], w[2]] | some [_, w, _, _] in entries; w[1] != ""}
+}
+
+_first_of_workload(_, 0)
+
+_first_of_workload(sorted, i) if sorted[i - 1][1] != sorted[i][1]
+
+_named_with_namespace(w, namespaced) if {
+	w[1] == ""
+	[w[0], w[2]] in namespaced
+}
+
+# _named(entry) names the workload and where it is.
+_named([label, _, file, line]) := sprintf("%s (%s:%d)", [label, file, line]) if file != ""
+
+_named([label, _, "", _]) := label
 
 # _sharing_nodes(key, nodes) are the nodes values of the group that share
 # nodes with nodes.
@@ -369,22 +401,21 @@ _ip_classes(ip, present) := [x | some x in present; _ips_overlap(ip, x)] if not 
 
 _any_ip(ip) if ip in {"", "0.0.0.0"}
 
-# _excluded(a, sig) is the ids of the facts in a's view that come from a's
-# own workload, a itself included: the same workload written in two files
-# (alternative install files, a base and its rendering) is one object once
-# applied, not two (_same_workload).
-_excluded(a, sig) := {id |
-	some [id, namespace] in _by_name_index[[sig, a.workload[0], a.workload[2]]]
+# _excluded(a, sig) is how many workloads of a's view are a's own: the same
+# workload written in two files (alternative install files, a base and its
+# rendering) is one object once applied, not two (_same_workload).
+_excluded(a, sig) := count([namespace |
+	some namespace in _by_name_index[[sig, a.workload[0], a.workload[2]]]
 	_same_namespace(a.workload[1], namespace)
-}
+])
 
-# The facts of each view by kind and name, as [id, namespace]: the rule in
+# The namespaces of each view's workloads by kind and name: the rule in
 # full, built from the views (which use _index) in one pass.
 _by_name_index := {k: v | some k, v in _by_name}
 
-_by_name[[sig, w[0], w[2]]] contains [id, w[1]] if {
+_by_name[[sig, w[0], w[2]]] contains w[1] if {
 	some sig, view in _views
-	some [_, id, w] in view
+	some [_, w, _, _] in view
 }
 
 # Two facts are about the same workload when kind and name are equal and so
@@ -424,8 +455,8 @@ _ip_note("") := ""
 
 _ip_note(ip) := sprintf(" on %s", [ip]) if ip != ""
 
-# _list(names, n): the first (up to) three of n sorted labels, and how many
-# more there are.
+# _list(names, n): the first (up to) three of n named workloads, and how
+# many more there are.
 _list(names, n) := concat(", ", names) if n <= 3
 
 _list(names, n) := sprintf("%s and %d more", [concat(", ", names), n - 3]) if n > 3
