@@ -9,8 +9,13 @@
 #   0.0.0.0 collides with every IP. With hostNetwork: true every container port
 #   is a host port (the API server sets hostPort to containerPort). With a
 #   node inventory, two workloads share nodes when the nodes their pods can
-#   land on overlap; without one, when neither has a node constraint, or when
-#   both have the very same one.
+#   land on overlap. Without one, when neither is pinned to a pool (no node
+#   constraint, or only generic labels such as kubernetes.io/os and NotIn or
+#   DoesNotExist exclusions) and some node can meet both constraints
+#   (kubernetes.io/os=linux meets no constraint, not kubernetes.io/os=windows),
+#   or when both have the very same constraint. One workload written in
+#   several files is one workload, and the message names each other workload
+#   once, with the file and line where it is written.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/configuration/overview/#services
 #     description: Configuration best practices, hostPort
@@ -18,6 +23,23 @@
 #     description: DaemonSet
 # custom:
 #   severity: error
+#   intent: |
+#     Fires on two different workloads, at least one of them a DaemonSet,
+#     that bind the same host port and protocol on overlapping host IPs and
+#     can run on one node. Stays quiet about one workload written more than
+#     once (alternative install files of a product, a base without a
+#     namespace and its rendering into one): facts are about the same
+#     workload when kind and name are equal and the namespaces are equal or
+#     one is missing. Stays quiet about two workloads neither of which is a
+#     DaemonSet: the scheduler places their pods apart. With a node inventory
+#     it compares the nodes each workload's pods can land on, taints
+#     included. Without one it does not guess where pools are: a workload
+#     pinned to a pool (nodeName, or a nodeSelector or required affinity that
+#     needs a label that is not generic, kubernetes.io/hostname included)
+#     meets only workloads constrained the very same way, while workloads
+#     with no constraint, or only generic ones (OS, architecture, zone,
+#     region, instance type) and NotIn/DoesNotExist exclusions, meet wherever
+#     their generic constraints agree; taints are not considered.
 #   remediation: |
 #     Give one of the workloads another host port, bind them to different
 #     host IPs, or keep them on different nodes with node constraints. Prefer
