@@ -240,7 +240,7 @@ aggregate contains {"fact": a.id, "message": msg} if {
 	some a in group
 	sig := [key, a.nodes, a.daemonset, a.hostIP]
 	view := _views[sig]
-	excluded := _excluded(a, sig)
+	excluded := _excluded(a, key)
 	n := count(view) - excluded
 	n > 0
 	names := [_named(e) |
@@ -323,6 +323,8 @@ _index := {
 	"nodes": _node_classes,
 	"daemonsets": _dss,
 	"ips": _ips,
+	"by_name": _by_name,
+	"facts": _facts,
 }
 
 # The nodes values present per group, and the daemonset values and host
@@ -423,21 +425,27 @@ _ip_classes(ip, present) := [x | some x in present; _ips_overlap(ip, x)] if not 
 
 _any_ip(ip) if ip in {"", "0.0.0.0"}
 
-# _excluded(a, sig) is how many workloads of a's view are a's own: the same
+# _excluded(a, key) is how many workloads of a's view are a's own: the same
 # workload written in two files (alternative install files, a base and its
-# rendering) is one object once applied, not two (_same_workload).
-_excluded(a, sig) := count([namespace |
-	some namespace in _by_name_index[[sig, a.workload[0], a.workload[2]]]
-	_same_namespace(a.workload[1], namespace)
+# rendering) is one object once applied, not two (_same_workload). They are
+# among the few facts of the group with a's kind and name that a meets.
+_excluded(a, key) := count([e |
+	some e in _others([_entry(b) |
+		some id in _index.by_name[[key, a.workload[0], a.workload[2]]]
+		b := _index.facts[id]
+		_meet(a, b)
+	])
+	_same_workload(a.workload, e[1])
 ])
 
-# The namespaces of each view's workloads by kind and name: the rule in
-# full, built from the views (which use _index) in one pass.
-_by_name_index := {k: v | some k, v in _by_name}
+_by_name[[key, f.workload[0], f.workload[2]]] contains f.id if {
+	some key, group in _meeting
+	some f in group
+}
 
-_by_name[[sig, w[0], w[2]]] contains w[1] if {
-	some sig, view in _views
-	some [_, w, _, _] in view
+_facts := {f.id: f |
+	some group in _meeting
+	some f in group
 }
 
 # Two facts are about the same workload when kind and name are equal and so
@@ -458,6 +466,12 @@ _same_namespace(_, "")
 # The pairwise definition the index implements.
 _collide(a, b) if {
 	not _same_workload(a.workload, b.workload)
+	_meet(a, b)
+}
+
+# Facts meet when one is a DaemonSet's, and they can take the port on the
+# same address of the same nodes.
+_meet(a, b) if {
 	true in {a.daemonset, b.daemonset}
 	_ips_overlap(a.hostIP, b.hostIP)
 	_share_nodes(a.nodes, b.nodes)
