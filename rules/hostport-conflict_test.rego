@@ -304,7 +304,10 @@ test_exclusions_do_not_pin if {
 		{"key": "node-role.kubernetes.io/control-plane", "operator": "DoesNotExist"},
 		{"key": "eks.amazonaws.com/compute-type", "operator": "NotIn", "values": ["fargate"]},
 	])}
-	{f.fact | some f in _findings([_on(_ds("a", port), not_on_control_plane), _deploy("b", port)])} == {0, 1}
+	_findings([_on(_ds("a", port), not_on_control_plane), _deploy("b", port)]) == {
+		{"fact": 0, "message": sprintf("hostPort 9100/TCP of daemonset \"a\" in namespace \"ops\" is also used by deployment \"b\" in namespace \"ops\" (1.yaml:20) on the same nodes: only one pod per node can bind it, so %s", [_ds_msg])},
+		{"fact": 1, "message": "hostPort 9100/TCP of deployment \"b\" in namespace \"ops\" is also used by daemonset \"a\" in namespace \"ops\" (0.yaml:20) on the same nodes: only one pod per node can bind it, so its pods stay Pending wherever the DaemonSet already runs"},
+	}
 }
 
 # ... unless they contradict the rest of the constraint: then no node takes
