@@ -9,8 +9,13 @@
 #   0.0.0.0 collides with every IP. With hostNetwork: true every container port
 #   is a host port (the API server sets hostPort to containerPort). With a
 #   node inventory, two workloads share nodes when the nodes their pods can
-#   land on overlap; without one, when neither has a node constraint, or when
-#   both have the very same one.
+#   land on overlap. Without one, when neither is pinned to a pool (no node
+#   constraint, or only generic labels such as kubernetes.io/os and NotIn or
+#   DoesNotExist exclusions) and some node can meet both constraints
+#   (kubernetes.io/os=linux meets no constraint, not kubernetes.io/os=windows),
+#   or when both have the very same constraint. One workload written in
+#   several files is one workload, and the message names each other workload
+#   once, with the file and line where it is written.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/configuration/overview/#services
 #     description: Configuration best practices, hostPort
@@ -18,6 +23,23 @@
 #     description: DaemonSet
 # custom:
 #   severity: error
+#   intent: |
+#     Fires on two different workloads, at least one of them a DaemonSet,
+#     that bind the same host port and protocol on overlapping host IPs and
+#     can run on one node. Stays quiet about one workload written more than
+#     once (alternative install files of a product, a base without a
+#     namespace and its rendering into one): facts are about the same
+#     workload when kind and name are equal and the namespaces are equal or
+#     one is missing. Stays quiet about two workloads neither of which is a
+#     DaemonSet: the scheduler places their pods apart. With a node inventory
+#     it compares the nodes each workload's pods can land on, taints
+#     included. Without one it does not guess where pools are: a workload
+#     pinned to a pool (nodeName, or a nodeSelector or required affinity that
+#     needs a label that is not generic, kubernetes.io/hostname included)
+#     meets only workloads constrained the very same way, while workloads
+#     with no constraint, or only generic ones (OS, architecture, zone,
+#     region, instance type) and NotIn/DoesNotExist exclusions, meet wherever
+#     their generic constraints agree; taints are not considered.
 #   remediation: |
 #     Give one of the workloads another host port, bind them to different
 #     host IPs, or keep them on different nodes with node constraints. Prefer
@@ -85,6 +107,7 @@ package dslint.rules["hostport-conflict"]
 import data.dslint.lib.k8s
 import data.dslint.lib.nodes
 import data.dslint.lib.placement
+import data.dslint.lib.satisfiability
 
 # facts: one per host port of the workload in input, grouped by port and
 # protocol so that only candidates meet in aggregate. Most workloads have no
@@ -98,7 +121,7 @@ facts contains {
 	"protocol": protocol,
 	"hostIP": object.get(p, "hostIP", ""),
 	"daemonset": about.daemonset,
-	"constraint": about.constraint,
+	"nodes": about.nodes,
 	"label": about.label,
 	"workload": about.workload,
 	"eligible": about.eligible,
@@ -136,82 +159,125 @@ _host_ports contains [i, j, p, p.containerPort] if {
 # Facts only come from workloads, so a DaemonSet is k8s.is_daemonset.
 _about := {
 	"daemonset": input.kind == "DaemonSet",
-	"constraint": {
-		"nodeName": nodes.node_name(spec),
-		"nodeSelector": nodes.node_selector(spec),
-		"required": object.get(spec, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"], null),
-	},
+	"nodes": _nodes(spec),
 	"label": sprintf("%s %q%s", [k8s.kind_label, name, _namespace_note]),
-	"workload": [input.kind, object.get(input, ["metadata", "namespace"], ""), name],
+	"workload": [input.kind, _namespace, name],
 	"eligible": _eligible,
 } if {
 	spec := k8s.pod_spec
 	name := k8s.name
 }
 
+# _nodes is what says, without an inventory, which nodes the pods can land
+# on. ["generic", alternatives] for pods that are not pinned to a pool
+# (nodes.pins_pool: no constraint, or one on generic labels and exclusions
+# only) and can land somewhere: each alternative is one way a node can be
+# chosen (satisfiability.alternatives), reduced to its generic labels, as
+# {label: [constraint]}; such pods share nodes with each other where two
+# alternatives can hold on one node. ["exact", constraint] otherwise: pods
+# pinned to a pool, or that no node takes, share nodes only with pods
+# constrained the very same way.
+_nodes(spec) := ["generic", alternatives] if {
+	not nodes.pins_pool(spec)
+	alternatives := sort({_generic(alt) | some alt in satisfiability.alternatives(spec)})
+	count(alternatives) > 0
+} else := ["exact", {
+	"nodeName": nodes.node_name(spec),
+	"nodeSelector": nodes.node_selector(spec),
+	"required": object.get(spec, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"], null),
+}]
+
+# _generic(alt) keeps the constraints of an alternative on generic labels,
+# without where each was written, and under one name for the labels the
+# kubelet sets twice (beta.kubernetes.io/os is kubernetes.io/os). The
+# exclusions (NotIn, DoesNotExist) on other labels that a pod not pinned to
+# a pool may have hold on every node without that label.
+_generic(alt) := {label: cs |
+	some key, _ in alt
+	nodes.is_generic_label(key)
+	label := object.get(_label_aliases, key, key)
+	cs := sort({{"op": c.op, "values": sort(c.values)} |
+		some other, list in alt
+		object.get(_label_aliases, other, other) == label
+		some c in list
+	})
+}
+
+_label_aliases := {
+	"beta.kubernetes.io/os": "kubernetes.io/os",
+	"beta.kubernetes.io/arch": "kubernetes.io/arch",
+	"beta.kubernetes.io/instance-type": "node.kubernetes.io/instance-type",
+	"failure-domain.beta.kubernetes.io/zone": "topology.kubernetes.io/zone",
+	"failure-domain.beta.kubernetes.io/region": "topology.kubernetes.io/region",
+}
+
 # With a node inventory, the nodes the pods can land on; null without.
 _eligible := placement.eligible_nodes if placement.has_inventory else := null
 
-_namespace_note := sprintf(" in namespace %q", [input.metadata.namespace]) if {
-	is_string(input.metadata.namespace)
+# _namespace is the object's namespace, "" when it has none.
+_namespace := ns if {
+	ns := input.metadata.namespace
+	is_string(ns)
 } else := ""
+
+_namespace_note := sprintf(" in namespace %q", [_namespace]) if _namespace != "" else := ""
 
 # aggregate: a host port that another workload of the run also takes on the
 # same nodes, when at least one of the two is a DaemonSet. Two facts collide
-# (_collide) when they come from different objects and workloads, one is a
-# DaemonSet's, their host IPs overlap and their node constraints are equal.
+# (_collide) when they come from different workloads (_same_workload), one
+# is a DaemonSet's, their host IPs overlap and their pods can land on the
+# same nodes (_share_nodes).
+# The message names each other workload once, where it is first written
+# (_others).
 # Hundreds of facts can share a group, so each fact does not scan its
-# group: the facts are indexed once, by group, constraint, DaemonSet or not
-# and host IP (_bucket), and each fact adds up the buckets it collides with
-# and takes away its own workload's and object's facts (_excluded).
+# group: the facts are indexed once by group, nodes, DaemonSet or not and
+# host IP (_bucket); the facts with the same four values collide with the
+# same others, listed once for them (_view); and each fact takes its own
+# workload away from that list (_excluded).
 aggregate contains {"fact": a.id, "message": msg} if {
 	not _placed
-	some key, group in _run_groups
-	count(group) > 1
+	some key, group in _meeting
 	some a in group
-	at := [key, a.constraint]
-	dss := _daemonset_classes(a.daemonset, _index.daemonsets[at])
-	ips := _ip_classes(a.hostIP, _index.ips[at])
-	buckets := [b |
-		some ds in dss
-		some ip in ips
-		b := _sorted_buckets[[key, a.constraint, ds, ip]]
-	]
-	excluded := _excluded(a, at, dss, ips)
-	n := sum([count(b) | some b in buckets]) - count(excluded)
+	sig := [key, a.nodes, a.daemonset, a.hostIP]
+	view := _views[sig]
+	excluded := _excluded(a, key)
+	n := count(view) - excluded
 	n > 0
-	firsts := sort([e |
-		some b in buckets
-		some e in array.slice(b, 0, 3 + count(excluded))
-		not e[1] in excluded
-	])
-	names := [e[0] | some e in array.slice(firsts, 0, 3)]
+	names := [_named(e) |
+		some e in array.slice(view, 0, 3 + excluded)
+		not _same_workload(a.workload, e[1])
+	]
 	msg := sprintf("hostPort %d/%s%s of %s is also used by %s on the same nodes: only one pod per node can bind it, so %s", [
-		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(names, n), _consequence(a),
+		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(array.slice(names, 0, 3), n), _consequence(a),
 	])
 }
 
 _run_groups := input.groups["hostport-conflict"]
+
+# The groups with facts that can meet.
+_meeting := {key: group |
+	some key, group in _run_groups
+	count(group) > 1
+}
 
 # With a node inventory, two workloads collide where the nodes their pods
 # can land on overlap. Few workloads take host ports, so each fact is
 # compared with the others of its group (same port and protocol).
 aggregate contains {"fact": a.id, "message": msg} if {
 	_placed
-	some _, group in _run_groups
-	count(group) > 1
+	some _, group in _meeting
 	some a in group
-	others := {b.label |
+	others := _others([_entry(b) |
 		some b in group
-		b.object != a.object
-		b.workload != a.workload
+		not _same_workload(a.workload, b.workload)
 		true in {a.daemonset, b.daemonset}
 		_ips_overlap(a.hostIP, b.hostIP)
 		_nodes_overlap(a.eligible, b.eligible)
-	}
+	])
 	count(others) > 0
+	names := [_named(e) | some e in array.slice(others, 0, 3)]
 	msg := sprintf("hostPort %d/%s%s of %s is also used by %s on nodes both can land on: only one pod per node can bind it, so %s", [
-		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(array.slice(sort(others), 0, 3), count(others)), _consequence(a),
+		a.hostPort, a.protocol, _ip_note(a.hostIP), a.label, _list(names, count(others)), _consequence(a),
 	])
 }
 
@@ -243,37 +309,108 @@ _nodes_overlap(a, b) if {
 	split(n, "/")[0] in a.pools
 }
 
-# _bucket[[group, constraint, daemonset, hostIP]] holds the facts with these
-# values as [label, id] pairs: sorted, they list the labels in order, and the
-# ids keep equal labels apart and name the facts to leave out.
-_bucket[[key, f.constraint, f.daemonset, f.hostIP]] contains [f.label, f.id] if {
-	some key, group in _run_groups
-	count(group) > 1
+# _bucket[[group, nodes, daemonset, hostIP]] holds the facts with these
+# values as entries (_entry).
+_bucket[[key, f.nodes, f.daemonset, f.hostIP]] contains _entry(f) if {
+	some key, group in _meeting
 	some f in group
 }
-
-_sorted_buckets := {k: sort(b) | some k, b in _bucket}
 
 # The multi-value rules in full, each built in one pass over the facts: a
 # lookup by key into a rule would evaluate the rule again for that key.
 _index := {
+	"buckets": _bucket,
+	"nodes": _node_classes,
 	"daemonsets": _dss,
 	"ips": _ips,
-	"by_workload": _by_workload,
-	"by_object": _by_object,
+	"by_name": _by_name,
+	"facts": _facts,
 }
 
-# The daemonset values and host IPs present per group and constraint.
-_dss[[key, f.constraint]] contains f.daemonset if {
-	some key, group in _run_groups
-	count(group) > 1
+# The nodes values present per group, and the daemonset values and host
+# IPs present per group and nodes value.
+_node_classes[key] contains f.nodes if {
+	some key, group in _meeting
 	some f in group
 }
 
-_ips[[key, f.constraint]] contains f.hostIP if {
-	some key, group in _run_groups
-	count(group) > 1
+_dss[[key, f.nodes]] contains f.daemonset if {
+	some key, group in _meeting
 	some f in group
+}
+
+_ips[[key, f.nodes]] contains f.hostIP if {
+	some key, group in _meeting
+	some f in group
+}
+
+# _views[[group, nodes, daemonset, hostIP]] lists the workloads that a fact
+# with these values collides with, its own included, as _others does.
+_views := {sig: _view(sig) |
+	some key, group in _meeting
+	some f in group
+	sig := [key, f.nodes, f.daemonset, f.hostIP]
+}
+
+_view([key, nodes, ds, ip]) := _others([e |
+	some other in _sharing_nodes(key, nodes)
+	at := [key, other]
+	some d in _daemonset_classes(ds, _index.daemonsets[at])
+	some i in _ip_classes(ip, _index.ips[at])
+	some e in _index.buckets[[key, other, d, i]]
+])
+
+# An entry is a fact as the message names it: [label, workload, file, line].
+_entry(f) := [f.label, f.workload, object.get(f, "file", ""), object.get(f, "line", 0)]
+
+# _others(entries) are the workloads of the entries, sorted by label, once
+# each: where it is first written (several files can write one workload, one
+# workload can take a port twice), and not without a namespace when the
+# entries name it with one (the base is the same workload as its renderings).
+_others(entries) := [e |
+	some i, e in sorted
+	_first_of_workload(sorted, i)
+	not _named_with_namespace(e[1], namespaced)
+] if {
+	sorted := sort(entries)
+	namespaced := {[w[0], w[2]] | some [_, w, _, _] in entries; w[1] != ""}
+}
+
+_first_of_workload(_, 0)
+
+_first_of_workload(sorted, i) if sorted[i - 1][1] != sorted[i][1]
+
+_named_with_namespace(w, namespaced) if {
+	w[1] == ""
+	[w[0], w[2]] in namespaced
+}
+
+# _named(entry) names the workload and where it is.
+_named([label, _, file, line]) := sprintf("%s (%s:%d)", [label, file, line]) if file != ""
+
+_named([label, _, "", _]) := label
+
+# _sharing_nodes(key, nodes) are the nodes values of the group that share
+# nodes with nodes.
+_sharing_nodes(_, ["exact", c]) := [["exact", c]]
+
+_sharing_nodes(key, ["generic", alts]) := [other |
+	some other in _index.nodes[key]
+	_share_nodes(["generic", alts], other)
+]
+
+# Without an inventory, two workloads share nodes when both are constrained
+# the very same way, or neither is pinned to a pool and some node can meet
+# both constraints: nodes exist with every combination of generic labels,
+# and without the labels exclusions are about.
+_share_nodes(x, x)
+
+_share_nodes(["generic", xs], ["generic", ys]) if {
+	some x in xs
+	some y in ys
+	every label in object.keys(x) | object.keys(y) {
+		satisfiability.satisfiable_constraints(array.concat(object.get(x, label, []), object.get(y, label, [])))
+	}
 }
 
 # A DaemonSet's fact collides with any other, another only with a
@@ -288,34 +425,56 @@ _ip_classes(ip, present) := [x | some x in present; _ips_overlap(ip, x)] if not 
 
 _any_ip(ip) if ip in {"", "0.0.0.0"}
 
-# _excluded is the ids of the facts among a's buckets that come from a's own
-# workload or object, a itself included: the same workload defined in two
-# files (variants of one manifest) is one object once applied, not two.
-_excluded(a, at, dss, ips) := {e[0] |
-	some e in (_index.by_workload[array.concat(at, [a.workload])] | _index.by_object[array.concat(at, [a.object])])
-	e[1] in dss
-	e[2] in ips
-}
+# _excluded(a, key) is how many workloads of a's view are a's own: the same
+# workload written in two files (alternative install files, a base and its
+# rendering) is one object once applied, not two (_same_workload). They are
+# among the few facts of the group with a's kind and name that a meets.
+_excluded(a, key) := count([e |
+	some e in _others([_entry(b) |
+		some id in _index.by_name[[key, a.workload[0], a.workload[2]]]
+		b := _index.facts[id]
+		_meet(a, b)
+	])
+	_same_workload(a.workload, e[1])
+])
 
-_by_workload[[key, f.constraint, f.workload]] contains [f.id, f.daemonset, f.hostIP] if {
-	some key, group in _run_groups
-	count(group) > 1
+_by_name[[key, f.workload[0], f.workload[2]]] contains f.id if {
+	some key, group in _meeting
 	some f in group
 }
 
-_by_object[[key, f.constraint, f.object]] contains [f.id, f.daemonset, f.hostIP] if {
-	some key, group in _run_groups
-	count(group) > 1
+_facts := {f.id: f |
+	some group in _meeting
 	some f in group
 }
+
+# Two facts are about the same workload when kind and name are equal and so
+# are the namespaces, or one of them is missing: a manifest without a
+# namespace is installed into some namespace, possibly the other's.
+_same_workload(x, y) if {
+	x[0] == y[0]
+	x[2] == y[2]
+	_same_namespace(x[1], y[1])
+}
+
+_same_namespace(x, x)
+
+_same_namespace("", _)
+
+_same_namespace(_, "")
 
 # The pairwise definition the index implements.
 _collide(a, b) if {
-	a.object != b.object
-	a.workload != b.workload
+	not _same_workload(a.workload, b.workload)
+	_meet(a, b)
+}
+
+# Facts meet when one is a DaemonSet's, and they can take the port on the
+# same address of the same nodes.
+_meet(a, b) if {
 	true in {a.daemonset, b.daemonset}
 	_ips_overlap(a.hostIP, b.hostIP)
-	_same_nodes(a.constraint, b.constraint)
+	_share_nodes(a.nodes, b.nodes)
 }
 
 _ips_overlap(x, y) if x == y
@@ -323,10 +482,6 @@ _ips_overlap(x, y) if x == y
 _ips_overlap(x, _) if x in {"", "0.0.0.0"}
 
 _ips_overlap(_, y) if y in {"", "0.0.0.0"}
-
-# Without an inventory, two workloads share nodes when neither is
-# constrained, or both are constrained the same way.
-_same_nodes(x, y) if x == y
 
 _consequence(a) := "the other pods stay Pending there or the DaemonSet misses those nodes" if a.daemonset
 
@@ -336,8 +491,8 @@ _ip_note("") := ""
 
 _ip_note(ip) := sprintf(" on %s", [ip]) if ip != ""
 
-# _list(names, n): the first (up to) three of n sorted labels, and how many
-# more there are.
+# _list(names, n): the first (up to) three of n named workloads, and how
+# many more there are.
 _list(names, n) := concat(", ", names) if n <= 3
 
 _list(names, n) := sprintf("%s and %d more", [concat(", ", names), n - 3]) if n > 3

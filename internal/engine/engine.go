@@ -76,6 +76,8 @@ type Fact struct {
 	Object string // the object it came from, unique in the run
 	Group  string // facts are handed to aggregate grouped by this key
 	Path   []any  // the field the fact is about; cross-object findings point here
+	File   string // where Path is, so that a finding can point at the other facts
+	Line   int
 	Data   map[string]any
 }
 
@@ -316,7 +318,8 @@ func decodeFact(x any) (Fact, error) {
 
 // Aggregate runs the cross-object rules once over the facts of the whole
 // run. Each rule sees input.groups[<rule id>][<group>]: the facts it recorded
-// under one group key, each with its index as "id".
+// under one group key, each with its index as "id", its object as "object"
+// and where it is as "file" and "line".
 func (e *Engine) Aggregate(ctx context.Context, facts []Fact) ([]Cross, error) {
 	if len(facts) == 0 {
 		return nil, nil
@@ -329,6 +332,7 @@ func (e *Engine) Aggregate(ctx context.Context, facts []Fact) ([]Cross, error) {
 		item := maps.Clone(f.Data)
 		item["id"] = i
 		item["object"] = f.Object
+		item["file"], item["line"] = f.File, f.Line
 		groups[f.Rule][f.Group] = append(groups[f.Rule][f.Group], item)
 	}
 	rs, err := e.aggregate.Eval(ctx, rego.EvalInput(map[string]any{"groups": groups}))

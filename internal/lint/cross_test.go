@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dslint/dslint/internal/manifest"
@@ -38,7 +39,8 @@ spec:
 `
 
 // TestCrossFileFindings: a cross-object rule sees the objects of every file
-// of the run, and each finding points into its own file.
+// of the run, each finding points into its own file, and its message can
+// point at the other file: each fact reaches the rule with its file and line.
 func TestCrossFileFindings(t *testing.T) {
 	dir := t.TempDir()
 	for name, body := range map[string]string{"a.yaml": daemonSetOn9100, "b.yaml": deploymentOn9100} {
@@ -60,6 +62,10 @@ func TestCrossFileFindings(t *testing.T) {
 			got[filepath.Base(f.File)] = f.Line
 			if f.Path != "spec.template.spec.containers[0].ports[0]" {
 				t.Errorf("%s: path %s", f.File, f.Path)
+			}
+			other := map[string]string{"a.yaml": "b.yaml:11", "b.yaml": "a.yaml:12"}[filepath.Base(f.File)]
+			if !strings.Contains(f.Message, other+")") {
+				t.Errorf("%s: message %q does not point at %s", f.File, f.Message, other)
 			}
 		}
 	}

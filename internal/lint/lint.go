@@ -565,9 +565,11 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	}
 	// Facts keep their position, so the document can be dropped now.
 	for _, fact := range v.Facts {
+		f := at(fact.Path)
 		fact.Object = fmt.Sprintf("%s#%d", id, out.seen)
+		fact.File, fact.Line = f.File, f.Line
 		out.facts = append(out.facts, fact)
-		out.factAt = append(out.factAt, at(fact.Path))
+		out.factAt = append(out.factAt, f)
 	}
 }
 
