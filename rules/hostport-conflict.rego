@@ -14,8 +14,8 @@
 #   DoesNotExist exclusions) and some node can meet both constraints
 #   (kubernetes.io/os=linux meets no constraint, not kubernetes.io/os=windows),
 #   or when both have the very same constraint. One workload written in
-#   several files is one workload, and the message names each other workload
-#   once, with the file and line where it is written.
+#   several files or forms is one workload, and the message names each other
+#   workload once, with the file and line where it is written.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/configuration/overview/#services
 #     description: Configuration best practices, hostPort
@@ -27,10 +27,11 @@
 #     Fires on two different workloads, at least one of them a DaemonSet,
 #     that bind the same host port and protocol on overlapping host IPs and
 #     can run on one node. Stays quiet about one workload written more than
-#     once (alternative install files of a product, a base without a
-#     namespace and its rendering into one): facts are about the same
-#     workload when kind and name are equal and the namespaces are equal or
-#     one is missing. Stays quiet about two workloads neither of which is a
+#     once (alternative install files of a product, such as its DaemonSet
+#     and Deployment forms, or a base without a namespace and its rendering
+#     into one): facts are about the same workload when the namespaces are
+#     equal or one is missing, and the names are equal or the pods carry the
+#     very same labels, whatever the kinds. Stays quiet about two workloads neither of which is a
 #     DaemonSet: the scheduler places their pods apart. With a node inventory
 #     it compares the nodes each workload's pods can land on, taints
 #     included. Without one it does not guess where pools are: a workload
@@ -161,12 +162,19 @@ _about := {
 	"daemonset": input.kind == "DaemonSet",
 	"nodes": _nodes(spec),
 	"label": sprintf("%s %q%s", [k8s.kind_label, name, _namespace_note]),
-	"workload": [input.kind, _namespace, name],
+	"workload": [input.kind, _namespace, name, _pod_labels],
 	"eligible": _eligible,
 } if {
 	spec := k8s.pod_spec
 	name := k8s.name
 }
+
+# _pod_labels are the labels of the pods (the template's, or a Pod's own).
+_pod_labels := ls if {
+	path := array.concat(array.slice(k8s.pod_spec_path, 0, count(k8s.pod_spec_path) - 1), ["metadata", "labels"])
+	ls := object.get(input, path, {})
+	is_object(ls)
+} else := {}
 
 # _nodes is what says, without an inventory, which nodes the pods can land
 # on. ["generic", alternatives] for pods that are not pinned to a pool
@@ -324,6 +332,7 @@ _index := {
 	"daemonsets": _dss,
 	"ips": _ips,
 	"by_name": _by_name,
+	"by_labels": _by_labels,
 	"facts": _facts,
 }
 
@@ -431,16 +440,22 @@ _any_ip(ip) if ip in {"", "0.0.0.0"}
 # among the few facts of the group with a's kind and name that a meets.
 _excluded(a, key) := count([e |
 	some e in _others([_entry(b) |
-		some id in _index.by_name[[key, a.workload[0], a.workload[2]]]
+		some id in (_index.by_name[[key, a.workload[2]]] | object.get(_index.by_labels, [[key, a.workload[3]]], set()))
 		b := _index.facts[id]
 		_meet(a, b)
 	])
 	_same_workload(a.workload, e[1])
 ])
 
-_by_name[[key, f.workload[0], f.workload[2]]] contains f.id if {
+_by_name[[key, f.workload[2]]] contains f.id if {
 	some key, group in _meeting
 	some f in group
+}
+
+_by_labels[[key, f.workload[3]]] contains f.id if {
+	some key, group in _meeting
+	some f in group
+	count(f.workload[3]) > 0
 }
 
 _facts := {f.id: f |
@@ -448,12 +463,22 @@ _facts := {f.id: f |
 	some f in group
 }
 
-# Two facts are about the same workload when kind and name are equal and so
-# are the namespaces, or one of them is missing: a manifest without a
-# namespace is installed into some namespace, possibly the other's.
+# Two facts are about the same workload when their namespaces are equal, or
+# one of them is missing (a manifest without a namespace is installed into
+# some namespace, possibly the other's), and they have the same name or the
+# same pod labels: one product's alternative install files (a DaemonSet and
+# a Deployment of one proxy, the ReplicationController form of a
+# DaemonSet) are one workload, whatever their kinds. Two workloads whose
+# pods carry the very same labels are one application to every Service
+# that selects them.
 _same_workload(x, y) if {
-	x[0] == y[0]
 	x[2] == y[2]
+	_same_namespace(x[1], y[1])
+}
+
+_same_workload(x, y) if {
+	count(x[3]) > 0
+	x[3] == y[3]
 	_same_namespace(x[1], y[1])
 }
 

@@ -225,19 +225,29 @@ test_one_workload_in_two_install_files if {
 	_findings([envoy, envoy, _without_namespace(envoy)]) == set()
 }
 
-# Equal names in different namespaces, or of different kinds, are different
-# workloads.
+# Equal names in different namespaces are different workloads.
 test_same_name_elsewhere_is_another_workload if {
 	envoy := _ds("envoy", _port({"containerPort": 8080, "hostPort": 80}))
 	_findings([envoy, _in_namespace(envoy, "edge")]) == {
 		{"fact": 0, "message": "hostPort 80/TCP of daemonset \"envoy\" in namespace \"ops\" is also used by daemonset \"envoy\" in namespace \"edge\" (1.yaml:20) on the same nodes: only one pod per node can bind it, so the other pods stay Pending there or the DaemonSet misses those nodes"},
 		{"fact": 1, "message": "hostPort 80/TCP of daemonset \"envoy\" in namespace \"edge\" is also used by daemonset \"envoy\" in namespace \"ops\" (0.yaml:20) on the same nodes: only one pod per node can bind it, so the other pods stay Pending there or the DaemonSet misses those nodes"},
 	}
-	_findings([envoy, _deploy("envoy", _port({"containerPort": 8080, "hostPort": 80}))]) == {
-		{"fact": 0, "message": "hostPort 80/TCP of daemonset \"envoy\" in namespace \"ops\" is also used by deployment \"envoy\" in namespace \"ops\" (1.yaml:20) on the same nodes: only one pod per node can bind it, so the other pods stay Pending there or the DaemonSet misses those nodes"},
-		{"fact": 1, "message": "hostPort 80/TCP of deployment \"envoy\" in namespace \"ops\" is also used by daemonset \"envoy\" in namespace \"ops\" (0.yaml:20) on the same nodes: only one pod per node can bind it, so its pods stay Pending wherever the DaemonSet already runs"},
-	}
 }
+
+# A product's DaemonSet and Deployment forms (alternative install files) are
+# one workload, whatever the kinds; so are two names whose pods carry the
+# very same labels (a DaemonSet and its ReplicationController form).
+test_alternative_forms_are_one_workload if {
+	envoy := _ds("envoy", _port({"containerPort": 8080, "hostPort": 80}))
+	_findings([envoy, _deploy("envoy", _port({"containerPort": 8080, "hostPort": 80}))]) == set()
+	lb := _labelled(_ds("ingress-lb", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb"})
+	rc := object.union(_labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb"}), {"apiVersion": "v1", "kind": "ReplicationController"})
+	_findings([lb, rc]) == set()
+	other := _labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "other"})
+	count(_findings([lb, other])) == 2
+}
+
+_labelled(obj, labels) := json.patch(obj, [{"op": "add", "path": "/spec/template/metadata", "value": {"labels": labels}}])
 
 # With an inventory the identity rule is the same.
 test_identity_with_an_inventory if {
