@@ -385,9 +385,19 @@ _others(entries) := [e |
 	namespaced := {[w[0], w[2]] | some [_, w, _, _] in entries; w[1] != ""}
 }
 
-_first_of_workload(_, 0)
+# An entry is the first of its workload when no entry before it is the same
+# workload in the same namespace: the forms of one workload are named once
+# (a base without a namespace is left out by _named_with_namespace).
+_first_of_workload(sorted, i) if {
+	every e in array.slice(sorted, 0, i) {
+		not _same_form(e[1], sorted[i][1])
+	}
+}
 
-_first_of_workload(sorted, i) if sorted[i - 1][1] != sorted[i][1]
+_same_form(x, y) if {
+	x[1] == y[1]
+	_same_workload(x, y)
+}
 
 _named_with_namespace(w, namespaced) if {
 	w[1] == ""

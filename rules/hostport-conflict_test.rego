@@ -391,3 +391,13 @@ test_each_other_workload_is_named_once_with_an_inventory if {
 	f.fact == 3
 	f.message == sprintf("hostPort 80/TCP of daemonset \"ingress\" in namespace \"ops\" is also used by daemonset \"envoy\" in namespace \"ops\" (0.yaml:20) on nodes both can land on: only one pod per node can bind it, so %s", [_ds_msg])
 }
+
+# The forms of one workload (a DaemonSet and a Deployment of one proxy) are
+# named once in another workload's message.
+test_forms_of_one_workload_are_named_once if {
+	port := _port({"containerPort": 8080, "hostPort": 80})
+	found := _findings([_ds("envoy", port), _deploy("envoy", port), _ds("ingress", port)])
+	some f in found
+	f.fact == 2
+	f.message == sprintf("hostPort 80/TCP of daemonset \"ingress\" in namespace \"ops\" is also used by daemonset \"envoy\" in namespace \"ops\" (0.yaml:20) on the same nodes: only one pod per node can bind it, so %s", [_ds_msg])
+}
