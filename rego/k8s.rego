@@ -201,18 +201,16 @@ _kubelet_plugin_dirs := [
 	"/kubelet/pod-resources/",
 ]
 
-# is_node_agent is true for a pod with a node-wide duty: it sees the node's
-# processes (hostPID) or mounts the node's logs, /proc, /sys, root file
-# system, container runtime, CNI configuration or kernel modules. Log
-# shippers, metrics exporters, security and network agents do.
-is_node_agent if pod_spec.hostPID == true
-
+# is_node_agent is true for a pod with a node-wide duty: it mounts what
+# the node's own processes write or read (logs, /proc, /sys, the container
+# runtime's sockets and logs, CNI configuration, kernel modules). Log
+# shippers, metrics exporters, security and network agents do. hostPID or
+# the root file system alone say less: installers that prepare nodes for
+# one application (nsenter, chroot) use them too.
 is_node_agent if {
 	some path in host_paths
 	_node_wide_path(trim_right(path, "/"))
 }
-
-_node_wide_path("")
 
 _node_wide_path(path) if {
 	some dir in _node_wide_dirs

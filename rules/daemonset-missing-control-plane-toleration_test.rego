@@ -234,22 +234,20 @@ test_kubelet_plugins_are_silent if {
 		"/var/snap/microk8s/common/var/lib/kubelet/plugins_registry",
 		"/var/lib/kubelet/pod-resources",
 	] {
-		count(report) == 0 with input as _agent(object.union(_volume(path), {"hostPID": true}))
+		count(report) == 0 with input as _agent(_volume(path))
 	}
 }
 
 test_other_kubelet_directories_are_no_plugins if {
-	count(report) == 1 with input as _agent(object.union(_volume("/var/lib/kubelet/pods"), {"hostPID": true}))
-	count(report) == 1 with input as _agent(object.union(_volume("/var/lib/kubelet/plugins-extra"), {"hostPID": true}))
+	count(report) == 1 with input as _agent(_volume("/var/lib/kubelet/pods"))
+	count(report) == 1 with input as _agent(_volume("/var/lib/kubelet/plugins-extra"))
 }
 
 # A node-wide duty makes a warning; without one the rule informs.
 test_node_agents_warn if {
 	every spec in [
-		{"hostPID": true},
 		_volume("/var/log"),
 		_volume("/var/log/pods"),
-		_volume("/"),
 		_volume("/proc/"),
 		_volume("/sys"),
 		_volume("/etc/cni/net.d"),
@@ -261,7 +259,7 @@ test_node_agents_warn if {
 }
 
 test_other_daemonsets_inform if {
-	every spec in [{}, {"hostNetwork": true}, _volume("/data"), _volume("/var/lib/longhorn"), _volume("/system")] {
+	every spec in [{}, {"hostNetwork": true}, {"hostPID": true}, _volume("/"), _volume("/data"), _volume("/var/lib/longhorn"), _volume("/system")] {
 		f := _any(report) with input as _agent(spec)
 		f.severity == "info"
 	}
