@@ -27,6 +27,15 @@ default comparison_operators := false
 
 comparison_operators := data.dslint.config.featureGates.TaintTolerationComparisonOperators
 
+# kubernetes_minor is the minor version of the Kubernetes release the
+# manifests are deployed to (--kubernetes-version, kubernetesVersion: in
+# .dslint.yaml), for semantics that changed between releases. dslint checks
+# the version and passes it as "1.MINOR", from 1.20 to 1.36; without one
+# (a rule's unit test), it is the newest supported.
+default kubernetes_minor := 36
+
+kubernetes_minor := to_number(split(data.dslint.config.kubernetesVersion, ".")[1])
+
 # is_system_taint is true for a taint key Kubernetes itself applies: one of
 # the exact keys, or a key under one of the prefixes.
 is_system_taint(key) if key in system_taints

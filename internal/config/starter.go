@@ -54,6 +54,11 @@ const starter = `# dslint configuration.
 #    taints:
 #      - {key: hw-type, value: gpu, effect: NoSchedule}
 
+# The Kubernetes version the manifests are deployed to, 1.20 to 1.36 (the
+# default is the newest). Quote it: YAML reads 1.30 unquoted as 1.3. The
+# --kubernetes-version flag overrides it.
+#kubernetesVersion: "1.36"
+
 # Kubernetes feature gates that change what the API server accepts.
 # TaintTolerationComparisonOperators (alpha, off by default) allows the Lt and
 # Gt toleration operators.
