@@ -28,6 +28,7 @@ type runConfig struct {
 	settings   engine.Settings
 	severities map[string]finding.Severity // rules set to another severity
 	nodes      []*inventory.Node
+	nodeFiles  []string // the inventory files: --nodes, else nodes: of the config
 	failOn     string
 	// compiled waits for the rules, compiled while the inventory loads.
 	compiled func() (*engine.Compiled, error)
@@ -166,6 +167,7 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 		return nil, err
 	}
 	rc.nodes = append(rc.nodes, nodes...)
+	rc.nodeFiles = nodeFiles
 	return rc, nil
 }
 

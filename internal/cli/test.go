@@ -421,7 +421,12 @@ func checkFixture(ctx context.Context, eng *engine.Engine, engineFor func(*inven
 		r.Message = fmt.Sprintf("no rule %s among the policies and the built-in rules (a fixture's directory and its wants name rules by id)", strings.Join(unknown, ", "))
 		return r
 	}
-	out, problems := lint.Run(ctx, []manifest.Source{{Path: path, Name: name}}, nil, lint.Options{Engine: engineFor})
+	nodes, err := fixture.Nodes(name, data)
+	if err != nil {
+		r.Result, r.Message = resultError, err.Error()
+		return r
+	}
+	out, problems := lint.Run(ctx, []manifest.Source{{Path: path, Name: name}}, nil, lint.Options{Engine: engineFor, Nodes: nodes, NodeFiles: []string{path}})
 	if err := problems.Err(); err != nil {
 		r.Result, r.Message = resultError, err.Error()
 		return r

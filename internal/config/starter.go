@@ -40,7 +40,9 @@ const starter = `# dslint configuration.
 
 # Node inventory files: Node manifests, a v1 List or NodeList, or the output
 # of "kubectl get nodes -o yaml". With an inventory, dslint simulates where
-# every workload can land. --nodes adds more.
+# every workload can land. Node objects among the linted files are an
+# inventory only when their file is named here or with --nodes, which
+# replaces this list.
 #nodes:
 #  - cluster/nodes.yaml
 

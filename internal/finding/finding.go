@@ -155,7 +155,10 @@ type Result struct {
 	Findings []Finding
 	Skipped  []Skipped
 	Summary  Summary
-	Rules    []Rule // every rule that ran, for SARIF descriptors
+	// Notes are remarks about the run as a whole, printed with the summary:
+	// lowercase sentences that say what to do.
+	Notes []string
+	Rules []Rule // every rule that ran, for SARIF descriptors
 }
 
 // Count fills the severity counts of the summary from the findings.

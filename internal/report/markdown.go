@@ -33,6 +33,9 @@ func writeMarkdown(w io.Writer, res *finding.Result) error {
 	b.WriteString("## dslint\n\n")
 	b.WriteString(summaryLine(res.Summary))
 	b.WriteString("\n")
+	for _, n := range res.Notes {
+		b.WriteString("> **Note:** " + mdText(n) + "\n\n")
+	}
 	if len(open) == 0 {
 		b.WriteString("No findings.\n")
 	} else {

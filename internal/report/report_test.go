@@ -13,7 +13,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // sample is a small result that exercises every field a format prints:
-// two files, all three severities, a suppressed finding and a skipped file.
+// two files, all three severities, a suppressed finding, a skipped file and
+// a note.
 func sample() *finding.Result {
 	ds := finding.Object{APIVersion: "apps/v1", Kind: "DaemonSet", Namespace: "logging", Name: "fluent-bit"}
 	job := finding.Object{APIVersion: "batch/v1", Kind: "Job", Namespace: "ml", Name: "train"}
@@ -36,6 +37,7 @@ func sample() *finding.Result {
 		},
 		Skipped: []finding.Skipped{{File: "chart/templates/ds.yaml", Reason: "helm template syntax (render it first: helm template … | dslint -)"}},
 		Summary: finding.Summary{Files: 3, Objects: 4, Workloads: 2},
+		Notes:   []string{"2 Node objects among the inputs (test/nodes.yaml) are not used as the node inventory; to check placement against them, name their file with --nodes (or nodes: in .dslint.yaml)"},
 		Rules:   sampleRules(),
 	}
 	res.Count()

@@ -48,10 +48,18 @@ func writeText(w io.Writer, res *finding.Result, opts Options) error {
 		fmt.Fprintf(&b, "%s: skipped: %s\n", loc, s.Reason)
 	}
 	if !opts.Quiet {
+		writeNotes(&b, res.Notes)
 		b.WriteString(summaryLine(res.Summary))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeNotes prints the notes about the run, one "note:" line each.
+func writeNotes(b *strings.Builder, notes []string) {
+	for _, n := range notes {
+		b.WriteString("note: " + n + "\n")
+	}
 }
 
 // suppressedBy says how and why a finding was suppressed, for the text format.
