@@ -5,6 +5,7 @@
 package lint
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -95,11 +96,10 @@ type fileResult struct {
 	facts     []engine.Fact
 	factAt    []finding.Finding // where each fact is: file, position, object, path
 	seen      int               // objects checked so far, to tell objects apart
-	skipped   *finding.Skipped
-	files     int // files read: one, or every file of a kustomize build
+	skipped   []finding.Skipped // the file, or documents and List items of it
+	files     int               // files read: one, or every file of a kustomize build
 	objects   int
 	workloads int
-	other     int
 	problems  Problems
 
 	directives []suppress.Directive // the suppressions written in the file
@@ -140,13 +140,10 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 		out.Placements = append(out.Placements, r.placements...)
 		facts = append(facts, r.facts...)
 		factAt = append(factAt, r.factAt...)
-		if r.skipped != nil {
-			out.Skipped = append(out.Skipped, *r.skipped)
-		}
+		out.Skipped = append(out.Skipped, r.skipped...)
 		out.Summary.Files += r.files
 		out.Summary.Objects += r.objects
 		out.Summary.Workloads += r.workloads
-		out.Summary.NonK8s += r.other
 		problems.Unreadable = append(problems.Unreadable, r.problems.Unreadable...)
 		problems.Internal = append(problems.Internal, r.problems.Internal...)
 	}
@@ -163,8 +160,16 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 		out.Findings = slices.DeleteFunc(out.Findings, func(f finding.Finding) bool { return slices.Contains(opts.Disabled, f.Rule) })
 	}
 	finding.Sort(out.Findings)
+	sortSkipped(out.Skipped)
 	out.Count()
 	return out, problems
+}
+
+// sortSkipped orders what was skipped by file and line, as findings are.
+func sortSkipped(s []finding.Skipped) {
+	slices.SortStableFunc(s, func(a, b finding.Skipped) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
 }
 
 // checkFiles checks the sources in parallel; builds[i] is the build of
@@ -291,7 +296,7 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 	// judged: memory follows the part, not the file.
 	for f := range manifest.Parts(src.Name, data) {
 		if f.Template {
-			out.skipped = &finding.Skipped{File: src.Name, Reason: helmHint}
+			out.skipped = append(out.skipped, finding.Skipped{File: src.Name, Reason: helmHint, Kind: finding.SkippedTemplate})
 			return out
 		}
 		checkParsed(ctx, eng, src, f, where, &out, opts)
@@ -322,8 +327,13 @@ func checkParsed(ctx context.Context, eng *engine.Engine, src manifest.Source, f
 	}
 	var objs []objectAt
 	for _, doc := range f.Docs {
-		found, other := manifest.Objects(doc)
-		out.other += other
+		found, others := manifest.Entries(doc)
+		for _, o := range others {
+			file, shift := where(o.Line)
+			out.skipped = append(out.skipped, finding.Skipped{
+				File: file, Line: max(o.Line-shift, 1), Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject,
+			})
+		}
 		out.objects += len(found)
 		if opts.ParseOnly {
 			continue
@@ -534,7 +544,9 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	}
 	if v.Patch {
 		out.objects--
-		out.other++ // counted with the documents that are not objects
+		out.skipped = append(out.skipped, finding.Skipped{
+			File: file, Line: startLine(o.origin), Reason: finding.ReasonFragment, Kind: finding.SkippedFragment,
+		})
 		return
 	}
 	if v.Workload {
@@ -560,6 +572,14 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 		out.facts = append(out.facts, fact)
 		out.factAt = append(out.factAt, at(fact.Path))
 	}
+}
+
+// startLine is the line an object starts on where the user wrote it.
+func startLine(o manifest.Origin) int {
+	if o.Node == nil {
+		return o.At.Line
+	}
+	return max(o.Node.Line-o.Shift, 1)
 }
 
 // beforeCheck, when a test sets it, runs as the rules start on each object:

@@ -23,7 +23,7 @@ func writeGitHub(w io.Writer, res *finding.Result, opts Options) error {
 			{"file", f.File}, {"line", positive(f.Line)}, {"col", positive(f.Column)}, {"title", f.Rule},
 		}, f.Message))
 	}
-	for _, s := range res.Skipped {
+	for _, s := range skippedFiles(res.Skipped) {
 		b.WriteString(workflowCommand("notice", []githubProperty{
 			{"file", s.File}, {"line", positive(s.Line)},
 		}, "skipped: "+s.Reason))
@@ -32,7 +32,7 @@ func writeGitHub(w io.Writer, res *finding.Result, opts Options) error {
 		b.WriteString(workflowCommand("notice", []githubProperty{{"title", "dslint"}}, n))
 	}
 	if !opts.Quiet {
-		b.WriteString(summaryLine(res.Summary))
+		b.WriteString(summaryLine(res))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
