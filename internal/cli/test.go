@@ -41,9 +41,10 @@ sprintf with the wrong arguments) make a test error, as in dslint's own tests.
 A DIR may also hold fixtures, as dslint's own rules do:
 fixtures/<rule-id>/fail_*.yaml and pass_*.yaml, with "# want: <rule-id>"
 (or "# want: <rule-id>@<column>") on each line a finding is expected at.
-Each fixture is linted with the built-in rules and the policies; it passes
-when the findings of <rule-id> and of every rule its wants name are exactly
-the expected ones, and a fail_ fixture expects at least one.
+Each fixture is linted with the built-in rules and the policies, on the
+node inventory of its own Node objects; it passes when the findings of
+<rule-id> and of every rule its wants name are exactly the expected ones,
+and a fail_ fixture expects at least one.
 
 Without DIR: the policies: directories of .dslint.yaml, or ./policy.
 
