@@ -27,11 +27,9 @@ default comparison_operators := false
 
 comparison_operators := data.dslint.config.featureGates.TaintTolerationComparisonOperators
 
-# kubernetes_minor is the minor version of the Kubernetes release the
-# manifests are deployed to (--kubernetes-version, kubernetesVersion: in
-# .dslint.yaml), for semantics that changed between releases. dslint checks
-# the version and passes it as "1.MINOR", from 1.20 to 1.36; without one
-# (a rule's unit test), it is the newest supported.
+# kubernetes_minor is the minor version of the target Kubernetes release
+# (kubernetesVersion "1.X"): rules that depend on what a release applies,
+# such as the control-plane taints kubeadm puts on nodes, read it.
 default kubernetes_minor := 36
 
 kubernetes_minor := to_number(split(data.dslint.config.kubernetesVersion, ".")[1])
