@@ -20,3 +20,15 @@ test_configured_system_taints if {
 	not is_system_taint("node.kubernetes.io/not-ready") with data.dslint.config.systemTaints as ["example.com/"]
 	not is_system_taint("a") with data.dslint.config.systemTaints as []
 }
+
+# The target Kubernetes version is the newest supported unless the run names
+# one; only its minor number is kept.
+test_kubernetes_minor_by_default if {
+	kubernetes_minor == 36
+}
+
+test_configured_kubernetes_minor if {
+	kubernetes_minor == 30 with data.dslint.config.kubernetesVersion as "1.30"
+	kubernetes_minor == 20 with data.dslint.config.kubernetesVersion as "1.20"
+	kubernetes_minor == 36 with data.dslint.config as {"systemTaints": ["example.com/"]}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,5 +158,44 @@ func TestVersion(t *testing.T) {
 	code, out, _ := run(t, "", "version")
 	if code != ExitOK || !strings.HasPrefix(out, "dslint ") {
 		t.Errorf("version: exit %d, %q", code, out)
+	}
+}
+
+// TestSkippedInJSONAndText: JSON lists every skipped document with its line
+// and reason, and the text summary counts the same, by reason.
+func TestSkippedInJSONAndText(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.yaml"), "name: not an object\n---\n- a\n- b\n---\n"+
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: patch}\nspec:\n  template:\n    spec:\n      containers: [{name: web}]\n")
+	write(t, filepath.Join(dir, "b.yaml"), "apiVersion: v1\nkind: List\nitems:\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}\n  - 42\n")
+	write(t, filepath.Join(dir, "t.yaml"), "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n")
+	_, out, errOut := run(t, "", "-f", "json", dir)
+	var report struct {
+		Skipped []map[string]any `json:"skipped"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("%v\n%s%s", err, out, errOut)
+	}
+	var got []string
+	for _, s := range report.Skipped {
+		file, _ := filepath.Rel(dir, filepath.FromSlash(s["file"].(string)))
+		got = append(got, fmt.Sprintf("%s:%v %s", filepath.ToSlash(file), s["line"], s["reason"]))
+	}
+	want := []string{
+		"a.yaml:1 not a Kubernetes object",
+		"a.yaml:3 not a Kubernetes object",
+		"a.yaml:6 fragment: a workload without a complete pod template (a patch or test assertion)",
+		"b.yaml:5 not a Kubernetes object",
+		"t.yaml:<nil> helm template syntax: render the chart first (helm template RELEASE CHART | dslint -)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("JSON skipped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_, out, _ = run(t, "", dir)
+	if want := "3 files, 1 object, 0 workloads checked (4 documents skipped: 3 not Kubernetes objects, 1 workload fragment; 1 file skipped: helm template syntax): "; !strings.Contains(out, want) {
+		t.Errorf("text summary lacks %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "not a Kubernetes object\n") || strings.Contains(out, "skipped: fragment") {
+		t.Errorf("text lists skipped documents one by one:\n%s", out)
 	}
 }

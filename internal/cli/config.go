@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,6 +28,7 @@ type runConfig struct {
 	settings   engine.Settings
 	severities map[string]finding.Severity // rules set to another severity
 	nodes      []*inventory.Node
+	nodeFiles  []string // the inventory files: --nodes, else nodes: of the config
 	failOn     string
 	// compiled waits for the rules, compiled while the inventory loads.
 	compiled func() (*engine.Compiled, error)
@@ -36,6 +38,7 @@ type runConfig struct {
 type configFlags struct {
 	config   string
 	nodes    []string
+	version  string   // --kubernetes-version
 	enable   []string // rules turned on whatever the config says (lint only)
 	disable  []string // rules turned off (lint only)
 	policies []string // custom policy directories, added to the config's (lint only)
@@ -43,11 +46,15 @@ type configFlags struct {
 
 func (c *configFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&c.config, "config", "c", "", "config `FILE` (default: .dslint.yaml here or in the nearest parent up to the repository root)")
+	fs.StringVar(&c.version, kubernetesVersionFlag, "", fmt.Sprintf("target Kubernetes version `X.Y`, 1.%d to 1.%d (default: kubernetesVersion of the config, else %s)", config.OldestKubernetesMinor, config.NewestKubernetesMinor, config.DefaultKubernetesVersion))
 	fs.StringArrayVar(&c.nodes, "nodes", nil, "node inventory `FILE` (kubectl get nodes -o yaml or -o json; repeatable; - for stdin; replaces nodes: of the config)")
 	fs.Bool(noKustomizeFlag, false, "lint the files of a directory that holds a kustomization.yaml as written, instead of what kustomize build makes of them")
 }
 
-const noKustomizeFlag = "no-kustomize"
+const (
+	noKustomizeFlag       = "no-kustomize"
+	kubernetesVersionFlag = "kubernetes-version"
+)
 
 // discovery is how the PATH arguments are read (lint and schedule).
 func discovery(fs *pflag.FlagSet) manifest.Discovery {
@@ -71,6 +78,12 @@ func registerPolicies(fs *pflag.FlagSet, dirs *[]string) {
 // the inventory, and merges them with the flags.
 func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, failOnSet, parseOnly bool) (rc *runConfig, err error) {
 	rc = &runConfig{failOn: failOnFlag}
+	var version string
+	if fl.version != "" {
+		if version, err = config.KubernetesVersion(fl.version); err != nil {
+			return nil, usagef("--%s %s: %v", kubernetesVersionFlag, fl.version, err)
+		}
+	}
 	ids, err := builtinRuleIDs()
 	if err != nil {
 		return nil, err
@@ -109,6 +122,7 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 			return nil, policyErr
 		}
 	}
+	rc.settings.KubernetesVersion = cmp.Or(version, rc.settings.KubernetesVersion, config.DefaultKubernetesVersion)
 	ids = append(ids, policyRuleIDs(policies)...)
 	if err := rc.applyRuleFlags(fl, ids); err != nil {
 		return nil, err
@@ -153,6 +167,7 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 		return nil, err
 	}
 	rc.nodes = append(rc.nodes, nodes...)
+	rc.nodeFiles = nodeFiles
 	return rc, nil
 }
 
@@ -178,6 +193,7 @@ func (rc *runConfig) apply(c *config.Config, failOnSet bool) error {
 		rc.settings.SystemTaints = c.SystemTaints
 	}
 	rc.settings.FeatureGates = c.FeatureGates
+	rc.settings.KubernetesVersion = c.KubernetesVersion
 	for _, p := range c.Pools {
 		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, File: c.File, Line: p.Line, Column: p.Column}
 		spec.File = manifest.DisplayName(c.File)

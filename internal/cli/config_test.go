@@ -290,3 +290,76 @@ func TestBuiltinRuleIDs(t *testing.T) {
 		t.Errorf("builtinRuleIDs = %v\nrules = %v", ids, want)
 	}
 }
+
+// versionPolicy reports the target Kubernetes version the rules see.
+const versionPolicy = `# METADATA
+# title: Target version
+# description: Says which Kubernetes version the rules target.
+# custom:
+#   severity: info
+#   remediation: None.
+package dslint.rules["target-version"]
+
+import data.dslint.lib.k8s
+import data.dslint.lib.result
+import data.dslint.lib.settings
+
+report contains result.fail(["kind"], msg) if {
+	input.kind == "Pod"
+	msg := sprintf("targets kubernetes 1.%d (%s)", [settings.kubernetes_minor, data.dslint.config.kubernetesVersion])
+}
+`
+
+// TestKubernetesVersion: the rules see the version of --kubernetes-version,
+// else of kubernetesVersion: in the config, else the newest supported; a
+// version dslint does not support is a usage error naming the range.
+func TestKubernetesVersion(t *testing.T) {
+	dir := t.TempDir()
+	policy := filepath.Join(dir, "policy")
+	write(t, filepath.Join(policy, "version.rego"), versionPolicy)
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, "kubernetesVersion: \"1.25\"\n")
+	noConfig := filepath.Join(dir, "empty.yaml")
+	write(t, noConfig, "")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-c", noConfig}, "targets kubernetes 1.36 (1.36)"},
+		{[]string{"-c", noConfig, "--kubernetes-version", "v1.30.2"}, "targets kubernetes 1.30 (1.30)"},
+		{[]string{"-c", cfg}, "targets kubernetes 1.25 (1.25)"},
+		{[]string{"-c", cfg, "--kubernetes-version=1.28"}, "targets kubernetes 1.28 (1.28)"},
+	} {
+		args := append([]string{"--fail-on", "none", "--policy", policy}, c.args...)
+		code, out, errOut := run(t, cleanPod, append(args, "-")...)
+		if code != ExitOK || !strings.Contains(out, c.want) {
+			t.Errorf("dslint %v: exit %d, want %q in\n%s%s", c.args, code, c.want, out, errOut)
+		}
+	}
+	for _, args := range [][]string{
+		{"--kubernetes-version", "1.19", "-"},
+		{"schedule", "--kubernetes-version", "1.19", "-"},
+	} {
+		code, _, errOut := run(t, cleanPod, args...)
+		if want := "--kubernetes-version 1.19: dslint supports Kubernetes 1.20 to 1.36"; code != ExitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("dslint %v: exit %d, want 2 and %q: %s", args, code, want, errOut)
+		}
+	}
+	code, _, errOut := run(t, cleanPod, "--kubernetes-version", "latest", "-")
+	if code != ExitUsage || !strings.Contains(errOut, "--kubernetes-version latest: not a Kubernetes version") || !strings.Contains(errOut, "1.20 to 1.36") {
+		t.Errorf("--kubernetes-version latest: exit %d: %s", code, errOut)
+	}
+	write(t, cfg, "failOn: warning\nkubernetesVersion: 1.30\n")
+	code, _, errOut = run(t, cleanPod, "-c", cfg, "-")
+	if want := ".dslint.yaml:2:20: kubernetesVersion: YAML reads the number 1.30 as 1.3: quote the version"; code != ExitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("kubernetesVersion: 1.30 unquoted: exit %d, want 2 and %q: %s", code, want, errOut)
+	}
+	if code, out, _ := run(t, "", "init", "--stdout"); code != ExitOK || !strings.Contains(out, "\n#kubernetesVersion: \"1.36\"\n") {
+		t.Errorf("init --stdout shows no kubernetesVersion: exit %d: %s", code, out)
+	}
+	for _, cmd := range []string{"lint", "schedule"} {
+		if _, out, _ := run(t, "", cmd, "--help"); !strings.Contains(out, "--kubernetes-version X.Y") {
+			t.Errorf("%s --help does not show --kubernetes-version:\n%s", cmd, out)
+		}
+	}
+}

@@ -67,16 +67,16 @@ func runLint(e *env, args []string) (int, error) {
 	}
 	fl.failOn = rc.failOn
 	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
-		ParseOnly: fl.parseOnly, Nodes: rc.nodes, Engine: engineFor(rc), Disabled: rc.settings.Disabled,
+		ParseOnly: fl.parseOnly, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Engine: engineFor(rc), Disabled: rc.settings.Disabled,
 	})
 	if err := inventoryError(problems); err != nil {
 		return 0, err
 	}
 	rc.resetSeverities(out.Result)
-	if !fl.quiet {
-		noteNodeFiles(e, out.NodeFiles, len(out.Inventory.Nodes))
-	}
 	res := out.Result
+	if note := unusedNodesNote(out); note != "" {
+		res.Notes = append(res.Notes, note)
+	}
 	if err := writeReport(e, fl, res); err != nil {
 		return 0, err
 	}

@@ -133,19 +133,27 @@ func checkNodesStdin(nodes, paths []string) error {
 	return nil
 }
 
-// noteNodeFiles says on stderr where an inventory found among the inputs
-// came from: Node manifests in a repository are often test fixtures rather
-// than the cluster.
-func noteNodeFiles(e *env, files []string, nodes int) {
-	if len(files) == 0 {
-		return
+// unusedNodesNote says how many Node objects among the inputs were not used
+// as the inventory, and how to use them; "" when there were none. Node
+// manifests in a repository are mostly test fixtures, not the cluster.
+func unusedNodesNote(out *lint.Outcome) string {
+	if out.UnusedNodes == 0 {
+		return ""
 	}
-	shown := files[:min(3, len(files))]
-	more := ""
-	if len(files) > len(shown) {
-		more = fmt.Sprintf(" and %d more", len(files)-len(shown))
+	files := out.UnusedNodeFiles
+	shown := strings.Join(files[:min(3, len(files))], ", ")
+	if len(files) > 3 {
+		shown += fmt.Sprintf(" and %d more", len(files)-3)
 	}
-	fmt.Fprintf(e.stderr, "dslint: note: placing workloads on the %d nodes of the inventory, Node objects from %s%s among them; if those files are not your cluster, leave them out (exclude: in .dslint.yaml)\n", nodes, strings.Join(shown, ", "), more)
+	what, verb := fmt.Sprintf("%d Node objects", out.UnusedNodes), "are"
+	if out.UnusedNodes == 1 {
+		what, verb = "1 Node object", "is"
+	}
+	their := "their file"
+	if len(files) > 1 {
+		their = "their files"
+	}
+	return fmt.Sprintf("%s among the inputs (%s) %s not used as the node inventory; to check placement against them, name %s with --nodes (or nodes: in .dslint.yaml)", what, shown, verb, their)
 }
 
 // inventoryError is an invalid inventory as a usage error (exit 2), each

@@ -353,6 +353,22 @@ func TestTestFixtures(t *testing.T) {
 	}
 }
 
+// TestTestFixtureNodes: a fixture's Node objects are its node inventory, as
+// for dslint's own fixtures, so rules that read the inventory can be tested.
+func TestTestFixtureNodes(t *testing.T) {
+	dir := newRule(t)
+	src, err := os.ReadFile("../../fixtures/no-matching-nodes/fail_selector_without_toleration.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fail := filepath.Join(dir, "fixtures", "no-matching-nodes", "fail_inventory.yaml")
+	write(t, fail, string(src))
+	code, out, errOut := run(t, "", "test", "--run", "no-matching-nodes", dir)
+	if code != ExitOK || !hasLine(out, `PASS `+regexp.QuoteMeta(filepath.ToSlash(fail))+` \(\S+ms\)`) {
+		t.Errorf("exit %d, want 0 and the fixture passed\n%s%s", code, out, errOut)
+	}
+}
+
 // TestTestFixturesOnly runs a directory with fixtures and no Rego tests:
 // fixtures are tests too.
 func TestTestFixturesOnly(t *testing.T) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -15,8 +16,9 @@ Shows which nodes the pods of each workload can land on: a matrix of
 workloads and node pools (nodes with the same labels, taints and cordoning),
 with the first filter that blocks them where they cannot. DaemonSets show
 DESIRED as kubectl get ds would. The nodes come from --nodes files
-(kubectl get nodes -o yaml or -o json), pools and nodes in .dslint.yaml, and
-Node objects among the inputs.
+(kubectl get nodes -o yaml or -o json) and from pools and nodes in
+.dslint.yaml; Node objects among the inputs are not used unless their file
+is named with --nodes.
 
 Modelled as the scheduler and the DaemonSet controller decide: nodeName,
 nodeSelector and required node affinity, NoSchedule and NoExecute taints with
@@ -46,15 +48,17 @@ func runSchedule(e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if len(rc.nodes) == 0 {
+		return 0, usagef("schedule needs nodes: pass --nodes FILE (kubectl get nodes -o yaml > nodes.yaml), or declare pools: or nodes: in .dslint.yaml; Node objects among the inputs are used only from a file named with --nodes")
+	}
 	out, problems := lint.Run(context.Background(), rc.exclude(srcs), e.stdin, lint.Options{
-		Schedule: true, Nodes: rc.nodes, Engine: engineFor(rc),
+		Schedule: true, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Engine: engineFor(rc),
 	})
 	if err := inventoryError(problems); err != nil {
 		return 0, err
 	}
-	noteNodeFiles(e, out.NodeFiles, len(out.Inventory.Nodes))
-	if out.Inventory.Empty() {
-		return 0, usagef("schedule needs nodes: pass --nodes FILE (kubectl get nodes -o yaml > nodes.yaml) or include Node manifests")
+	if note := unusedNodesNote(out); note != "" {
+		fmt.Fprintf(e.stderr, "dslint: note: %s\n", note)
 	}
 	if err := writeMatrix(e, output, format, out); err != nil {
 		return 0, err

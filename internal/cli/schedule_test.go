@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -86,10 +87,63 @@ func TestScheduleText(t *testing.T) {
 	}
 }
 
+// TestScheduleNeedsNodes: schedule without an inventory is a usage error,
+// also when Node objects are among the inputs (examples/nodes.yaml here):
+// they are an inventory only from a --nodes file.
 func TestScheduleNeedsNodes(t *testing.T) {
-	code, _, errOut := run(t, "", "schedule", "../../examples/manifests")
-	if code != ExitUsage || !strings.Contains(errOut, "schedule needs nodes") {
-		t.Errorf("exit %d, stderr %q; want 2 and a hint about --nodes", code, errOut)
+	for _, dir := range []string{"../../examples/manifests", "../../examples"} {
+		code, _, errOut := run(t, "", "schedule", dir)
+		if code != ExitUsage || !strings.Contains(errOut, "schedule needs nodes: pass --nodes FILE") || !strings.Contains(errOut, "Node objects among the inputs are used only from a file named with --nodes") {
+			t.Errorf("schedule %s: exit %d, stderr %q; want 2 and a hint about --nodes", dir, code, errOut)
+		}
+	}
+}
+
+// TestNodesAmongInputsNote: Node objects among the linted files are not the
+// inventory unless their file is named with --nodes or nodes:; the summary
+// says how many were left out and how to use them, in text and JSON.
+func TestNodesAmongInputsNote(t *testing.T) {
+	const note = "note: 11 Node objects among the inputs (../../examples/nodes.yaml) are not used as the node inventory; to check placement against them, name their file with --nodes (or nodes: in .dslint.yaml)\n"
+	code, out, errOut := run(t, "", "../../examples")
+	if code != ExitFindings || !strings.Contains(out, note) || strings.Contains(out, "no-matching-nodes") || strings.Contains(out, "against 11 nodes") {
+		t.Errorf("dslint examples: exit %d, want 1, the note and no inventory finding:\n%s%s", code, out, errOut)
+	}
+	if !regexp.MustCompile(regexp.QuoteMeta(note) + `\d+ files, \d+ objects, \d+ workloads checked: [^\n]*\n$`).MatchString(out) {
+		t.Errorf("the note is not right above the summary line:\n%s", out)
+	}
+	_, out, _ = run(t, "", "-f", "json", "../../examples")
+	var report struct{ Notes []string }
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.TrimSuffix(strings.TrimPrefix(note, "note: "), "\n"); len(report.Notes) != 1 || report.Notes[0] != want {
+		t.Errorf("JSON notes = %q, want [%q]", report.Notes, want)
+	}
+	if _, out, _ := run(t, "", "-q", "../../examples"); strings.Contains(out, "note:") {
+		t.Errorf("--quiet prints the note:\n%s", out)
+	}
+	// Named with --nodes (or nodes: in the config), the same file is the
+	// inventory, and nothing is left out.
+	cfg := filepath.Join(t.TempDir(), ".dslint.yaml")
+	abs, err := filepath.Abs("../../examples/nodes.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, cfg, "nodes: ["+abs+"]\n")
+	for _, args := range [][]string{
+		{"--nodes", "../../examples/nodes.yaml", "../../examples"},
+		{"--nodes", "./../../examples/nodes.yaml", "../../examples/"},
+		{"-c", cfg, "../../examples"},
+	} {
+		code, out, errOut := run(t, "", args...)
+		if code != ExitFindings || strings.Contains(out+errOut, "note:") || !strings.Contains(out, "[no-matching-nodes]") || !strings.Contains(out, "against 11 nodes in 6 pools") {
+			t.Errorf("dslint %v: exit %d, want the inventory findings and no note:\n%s%s", args, code, out, errOut)
+		}
+	}
+	// schedule says it on stderr: its stdout is the matrix.
+	code, out, errOut = run(t, "", "schedule", "--nodes", "../../examples/nodes.yaml", "../../examples/manifests", "../../fixtures/no-matching-nodes")
+	if code != ExitOK || strings.Contains(out, "note:") || !strings.Contains(errOut, "dslint: note: 4 Node objects among the inputs (../../fixtures/no-matching-nodes/fail_selector_without_toleration.yaml, ../../fixtures/no-matching-nodes/pass_pinned_with_both_halves.yaml) are not used") {
+		t.Errorf("schedule with Node objects among the inputs: exit %d\n%s\nstderr: %s", code, out, errOut)
 	}
 }
 

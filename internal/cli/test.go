@@ -41,9 +41,10 @@ sprintf with the wrong arguments) make a test error, as in dslint's own tests.
 A DIR may also hold fixtures, as dslint's own rules do:
 fixtures/<rule-id>/fail_*.yaml and pass_*.yaml, with "# want: <rule-id>"
 (or "# want: <rule-id>@<column>") on each line a finding is expected at.
-Each fixture is linted with the built-in rules and the policies; it passes
-when the findings of <rule-id> and of every rule its wants name are exactly
-the expected ones, and a fail_ fixture expects at least one.
+Each fixture is linted with the built-in rules and the policies, on the
+node inventory of its own Node objects; it passes when the findings of
+<rule-id> and of every rule its wants name are exactly the expected ones,
+and a fail_ fixture expects at least one.
 
 Without DIR: the policies: directories of .dslint.yaml, or ./policy.
 
@@ -421,7 +422,12 @@ func checkFixture(ctx context.Context, eng *engine.Engine, engineFor func(*inven
 		r.Message = fmt.Sprintf("no rule %s among the policies and the built-in rules (a fixture's directory and its wants name rules by id)", strings.Join(unknown, ", "))
 		return r
 	}
-	out, problems := lint.Run(ctx, []manifest.Source{{Path: path, Name: name}}, nil, lint.Options{Engine: engineFor})
+	nodes, err := fixture.Nodes(name, data)
+	if err != nil {
+		r.Result, r.Message = resultError, err.Error()
+		return r
+	}
+	out, problems := lint.Run(ctx, []manifest.Source{{Path: path, Name: name}}, nil, lint.Options{Engine: engineFor, Nodes: nodes, NodeFiles: []string{path}})
 	if err := problems.Err(); err != nil {
 		r.Result, r.Message = resultError, err.Error()
 		return r

@@ -47,9 +47,11 @@ type Config struct {
 	SystemTaints []string          // exact taint keys, or prefixes ending in "/"
 	Nodes        []string          // node inventory files, resolved against Dir
 	Pools        []Pool
-	FeatureGates map[string]bool
-	Exclude      []string // slash-separated globs relative to Dir ("**" spans directories)
-	Policies     []string // custom policy directories, resolved against Dir
+	// KubernetesVersion is the target Kubernetes version as "1.MINOR".
+	KubernetesVersion string
+	FeatureGates      map[string]bool
+	Exclude           []string // slash-separated globs relative to Dir ("**" spans directories)
+	Policies          []string // custom policy directories, resolved against Dir
 
 	name string              // File as messages name it
 	set  map[string]bool     // top-level keys written with a value

@@ -33,7 +33,7 @@ func TestLoadErrors(t *testing.T) {
 		want       []string
 	}{
 		{"unknown key", "failOn: warning\nrulez: {}\n", []string{
-			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, featureGates, exclude, policies)`}},
+			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, kubernetesVersion, featureGates, exclude, policies)`}},
 		{"unknown rule, near", "rules:\n  wildcard-tolerations: off\n", []string{
 			`.dslint.yaml:2:3: rules.wildcard-tolerations: unknown rule "wildcard-tolerations" (did you mean "wildcard-toleration"?)`}},
 		{"unknown rule, far", "rules: {invalid-toleration: error, foo-bar: off}\n", []string{
@@ -84,6 +84,18 @@ func TestLoadErrors(t *testing.T) {
 			`.dslint.yaml:2:3: featureGates.TaintTolerationComparisonOperator: unknown feature gate "TaintTolerationComparisonOperator" (known: TaintTolerationComparisonOperators)`}},
 		{"feature gate type", "featureGates: {TaintTolerationComparisonOperators: yes}\n", []string{
 			`.dslint.yaml:1:52: featureGates.TaintTolerationComparisonOperators: expected true or false, got string "yes"`}},
+		{"kubernetesVersion too old", "kubernetesVersion: \"1.19\"\n", []string{
+			`.dslint.yaml:1:20: kubernetesVersion: "1.19": dslint supports Kubernetes 1.20 to 1.36`}},
+		{"kubernetesVersion too new", "kubernetesVersion: v1.37.0\n", []string{
+			`.dslint.yaml:1:20: kubernetesVersion: "v1.37.0": dslint supports Kubernetes 1.20 to 1.36`}},
+		{"kubernetesVersion malformed", "kubernetesVersion: latest\n", []string{
+			`.dslint.yaml:1:20: kubernetesVersion: "latest": not a Kubernetes version: write MAJOR.MINOR, such as 1.36 (dslint supports Kubernetes 1.20 to 1.36)`}},
+		{"kubernetesVersion number YAML shortens", "kubernetesVersion: 1.30\n", []string{
+			`.dslint.yaml:1:20: kubernetesVersion: YAML reads the number 1.30 as 1.3: quote the version (kubernetesVersion: "1.30")`}},
+		{"kubernetesVersion integer", "kubernetesVersion: 1\n", []string{
+			`.dslint.yaml:1:20: kubernetesVersion: "1": not a Kubernetes version: write MAJOR.MINOR, such as 1.36 (dslint supports Kubernetes 1.20 to 1.36)`}},
+		{"kubernetesVersion type", "kubernetesVersion: [\"1.30\"]\n", []string{
+			`.dslint.yaml:1:20: kubernetesVersion: expected a string, got a sequence`}},
 		{"list type", "nodes: cluster/nodes.yaml\n", []string{
 			`.dslint.yaml:1:8: nodes: expected a sequence, got string "cluster/nodes.yaml" (write ["cluster/nodes.yaml"] for a list of one)`}},
 		{"list items", "systemTaints: [example.com/, 3, \"\"]\n", []string{
@@ -109,7 +121,7 @@ func TestLoadErrors(t *testing.T) {
 			`.dslint.yaml:1:14: pools[0]: <<: expected a mapping or a sequence of mappings, got integer 3`}},
 		{"every error reported", "failOn: warn\nrulez: {}\nrules: {foo: off}\npools:\n  - name: gpu\n    count: \"3\"\n    taints: [{key: hw, effect: Never}]\n", []string{
 			`.dslint.yaml:1:9: failOn: "warn" is not one of error, warning, info, none`,
-			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, featureGates, exclude, policies)`,
+			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, kubernetesVersion, featureGates, exclude, policies)`,
 			`.dslint.yaml:3:9: rules.foo: unknown rule "foo" (run "dslint rules" to list them)`,
 			`.dslint.yaml:6:12: pools[0].count: expected an integer, got string "3"`,
 			`.dslint.yaml:7:32: pools[0].taints[0].effect: "Never" is not one of NoSchedule, PreferNoSchedule, NoExecute`}},
@@ -185,9 +197,10 @@ func TestLoadFull(t *testing.T) {
 			Name: "gpu", Count: 3, Labels: map[string]string{"hw-type": "gpu"}, Line: 7, Column: 5,
 			Taints: []Taint{{Key: "hw-type", Value: "gpu", Effect: "NoSchedule", Line: 10, Column: 14}},
 		}},
-		FeatureGates: map[string]bool{"TaintTolerationComparisonOperators": false},
-		Exclude:      []string{"charts/**", "**/testdata/**"},
-		Policies:     []string{filepath.Join("testdata", "policy")},
+		FeatureGates:      map[string]bool{"TaintTolerationComparisonOperators": false},
+		KubernetesVersion: "1.33",
+		Exclude:           []string{"charts/**", "**/testdata/**"},
+		Policies:          []string{filepath.Join("testdata", "policy")},
 	}
 	got := *c
 	got.name, got.set, got.pos = "", nil, nil
@@ -201,6 +214,46 @@ func TestLoadFull(t *testing.T) {
 	}
 	if c.Has("rulez") {
 		t.Errorf(`Has("rulez") = true`)
+	}
+}
+
+// A target Kubernetes version is written X.Y, with or without a "v" and a
+// patch; an unquoted number is taken when YAML reads it as written.
+func TestKubernetesVersionAccepted(t *testing.T) {
+	for text, want := range map[string]string{
+		`"1.30"`:           "1.30",
+		`v1.20`:            "1.20",
+		`"1.30.2"`:         "1.30",
+		`v1.29.4-eks-1234`: "1.29",
+		`1.36`:             "1.36",
+		`1.21`:             "1.21",
+		`"1.036"`:          "1.36",
+		`v1.31.1+k3s1`:     "1.31",
+	} {
+		c, err := loadText(t, "kubernetesVersion: "+text+"\n")
+		if err != nil {
+			t.Errorf("kubernetesVersion: %s: %v", text, err)
+			continue
+		}
+		if c.KubernetesVersion != want || !c.Has("kubernetesVersion") {
+			t.Errorf("kubernetesVersion: %s read as %q, want %q", text, c.KubernetesVersion, want)
+		}
+	}
+}
+
+func TestKubernetesVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"1.20": "1.20", "1.36": "1.36", "v1.25": "1.25", "1.30.2": "1.30", "v1.30.0-rc.1": "1.30",
+		"1.19": "", "1.37": "", "2.30": "", "0.30": "", "1": "", "1.": "", ".30": "", "1.30.": "", "1.x": "",
+		"": "", "V1.30": "", " 1.30": "", "1.30.2.1": "", "1.30-rc": "",
+	} {
+		got, err := KubernetesVersion(in)
+		if got != want || (err == nil) != (want != "") {
+			t.Errorf("KubernetesVersion(%q) = %q, %v; want %q", in, got, err, want)
+		}
+		if err != nil && !strings.Contains(err.Error(), "dslint supports Kubernetes 1.20 to 1.36") {
+			t.Errorf("KubernetesVersion(%q): %v does not name the supported range", in, err)
+		}
 	}
 }
 

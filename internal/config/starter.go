@@ -41,7 +41,9 @@ const starter = `# dslint configuration.
 
 # Node inventory files: Node manifests, a v1 List or NodeList, or the output
 # of "kubectl get nodes -o yaml". With an inventory, dslint simulates where
-# every workload can land. --nodes adds more.
+# every workload can land. Node objects among the linted files are an
+# inventory only when their file is named here or with --nodes, which
+# replaces this list.
 #nodes:
 #  - cluster/nodes.yaml
 
@@ -54,6 +56,11 @@ const starter = `# dslint configuration.
 #    labels: {hw-type: gpu}
 #    taints:
 #      - {key: hw-type, value: gpu, effect: NoSchedule}
+
+# The Kubernetes version the manifests are deployed to, 1.20 to 1.36 (the
+# default is the newest). Quote it: YAML reads 1.30 unquoted as 1.3. The
+# --kubernetes-version flag overrides it.
+#kubernetesVersion: "1.36"
 
 # Kubernetes feature gates that change what the API server accepts.
 # TaintTolerationComparisonOperators (alpha, off by default) allows the Lt and

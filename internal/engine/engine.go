@@ -36,6 +36,9 @@ type Settings struct {
 	Inventory    map[string]any  `json:"-"`
 	SystemTaints []string        `json:"systemTaints,omitempty"`
 	FeatureGates map[string]bool `json:"featureGates,omitempty"`
+	// KubernetesVersion is the target version as "1.MINOR"; empty leaves
+	// the library's default, the newest supported.
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
 }
 
 // Engine holds the compiled rules. It is safe for concurrent use.

@@ -132,11 +132,42 @@ func (r Rule) HelpURI() string {
 	return "https://github.com/dslint/dslint/blob/main/docs/rules.md#" + r.ID
 }
 
-// Skipped is an input that was not linted, with the reason.
+// Skipped is an input, or a document of one, that was not linted, with
+// the reason.
 type Skipped struct {
-	File   string `json:"file"`
-	Line   int    `json:"line,omitempty"`
-	Reason string `json:"reason"`
+	File string `json:"file"`
+	// Line is where the skipped document or List item starts; 0 when the
+	// whole file was skipped.
+	Line   int      `json:"line,omitempty"`
+	Reason string   `json:"reason"`
+	Kind   SkipKind `json:"-"`
+}
+
+// SkipKind is why something was skipped, for counting by reason.
+type SkipKind int
+
+// Kinds of Skipped. The zero value is a file skipped for another reason.
+const (
+	// SkippedNotObject is a document or List item with no apiVersion or
+	// kind, or a top-level sequence.
+	SkippedNotObject SkipKind = iota + 1
+	// SkippedFragment is a workload without a complete pod template: a
+	// Kustomize patch or a test assertion, not an object of its own.
+	SkippedFragment
+	// SkippedTemplate is a file with Helm template syntax.
+	SkippedTemplate
+)
+
+// The reasons of the documents skipped, as reports print them.
+const (
+	ReasonNotObject = "not a Kubernetes object"
+	ReasonFragment  = "fragment: a workload without a complete pod template (a patch or test assertion)"
+)
+
+// IsDocument is true for a document or List item skipped, as opposed to a
+// whole file: reports count those and list only the files.
+func (s Skipped) IsDocument() bool {
+	return s.Kind == SkippedNotObject || s.Kind == SkippedFragment
 }
 
 // Summary counts what a run looked at and found.
@@ -148,7 +179,6 @@ type Summary struct {
 	Warnings   int `json:"warnings"`
 	Infos      int `json:"infos"`
 	Suppressed int `json:"suppressed"`
-	NonK8s     int `json:"-"` // documents that are not Kubernetes objects
 	Nodes      int `json:"-"` // nodes of the inventory workloads were placed on
 	Pools      int `json:"-"` // the pools those nodes form
 }
@@ -158,7 +188,10 @@ type Result struct {
 	Findings []Finding
 	Skipped  []Skipped
 	Summary  Summary
-	Rules    []Rule // every rule that ran, for SARIF descriptors
+	// Notes are remarks about the run as a whole, printed with the summary:
+	// lowercase sentences that say what to do.
+	Notes []string
+	Rules []Rule // every rule that ran, for SARIF descriptors
 }
 
 // Count fills the severity counts of the summary from the findings.

@@ -12,6 +12,7 @@ import (
 	"github.com/dslint/dslint"
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/fixture"
 	"github.com/dslint/dslint/internal/manifest"
 )
 
@@ -71,10 +72,16 @@ func hasBase(prefix string) func(string) bool {
 	return func(p string) bool { return strings.HasPrefix(filepath.Base(p), prefix) }
 }
 
-// checkExample lints an explain example and checks it fails (or passes) the rule.
+// checkExample lints an explain example and checks it fails (or passes) the
+// rule. An example is judged as a fixture is: its Node objects are its
+// inventory.
 func checkExample(t *testing.T, eng *engine.Engine, id, name, src string, wantFinding bool) {
 	t.Helper()
-	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{Engine: fixed(eng)})
+	nodes, err := fixture.Nodes(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{Engine: fixed(eng), Nodes: nodes})
 	if len(problems.Internal)+len(problems.Unreadable) > 0 {
 		t.Fatalf("%s example: %v", name, problems)
 	}

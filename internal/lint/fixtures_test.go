@@ -52,6 +52,25 @@ func lintFile(t testing.TB, eng *engine.Engine, path string) *finding.Result {
 	return res.Result
 }
 
+// lintFixture runs the whole pipeline on one fixture, whose Node objects
+// are its inventory.
+func lintFixture(t testing.TB, eng *engine.Engine, path string, data []byte) *finding.Result {
+	t.Helper()
+	name := filepath.ToSlash(path)
+	nodes, err := fixture.Nodes(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: name}}, nil, Options{Engine: fixed(eng), Nodes: nodes, NodeFiles: []string{path}})
+	if err := problems.Err(); err != nil {
+		t.Errorf("%v", err)
+	}
+	if res.UnusedNodes != 0 {
+		t.Errorf("the fixture's %d Node objects are reported unused", res.UnusedNodes)
+	}
+	return res.Result
+}
+
 // parseWants reads the expectations of a fixture (fixture.Parse).
 func parseWants(t testing.TB, data []byte) []fixture.Want {
 	t.Helper()
@@ -77,7 +96,7 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := fixture.Compare(path, parseWants(t, data), lintFile(t, eng, path).Findings)
+			o := fixture.Compare(path, parseWants(t, data), lintFixture(t, eng, path, data).Findings)
 			if len(o.Missing) > 0 || len(o.Unexpected) > 0 {
 				t.Errorf("findings of %v differ\n got: %v\nwant: %v", o.Rules, o.Got, o.Want)
 			}

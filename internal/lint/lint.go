@@ -5,7 +5,7 @@
 package lint
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,9 +32,13 @@ type Options struct {
 	ParseOnly bool // read and parse, evaluate nothing (for benchmarks)
 	Schedule  bool // place workloads on the inventory instead of checking them
 
-	// Nodes is the inventory from outside the inputs (--nodes files, pools
-	// of the config); Node objects among the inputs join it.
+	// Nodes is the node inventory: the inventory files (--nodes, nodes: of
+	// the config) and the pools of the config. Node objects among the
+	// inputs are not part of it: they are mostly test fixtures.
 	Nodes []*inventory.Node
+	// NodeFiles are the paths of the inventory files. Node objects of an
+	// input that is one of them are the inventory's own, not unused ones.
+	NodeFiles []string
 	// Engine builds the engine for the run's inventory (empty for none).
 	Engine func(*inventory.Inventory) (*engine.Engine, error)
 	// Disabled are the rules turned off; the engine leaves out those
@@ -63,7 +67,11 @@ type Outcome struct {
 	*finding.Result
 	Inventory  *inventory.Inventory
 	Placements []Placement // with Options.Schedule, in input order
-	NodeFiles  []string    // the inputs Node objects of the inventory came from
+	// UnusedNodes counts the Node objects among the inputs that are not
+	// from an inventory file, and so not part of the inventory;
+	// UnusedNodeFiles are the inputs they are in.
+	UnusedNodes     int
+	UnusedNodeFiles []string
 }
 
 // helmHint is the reason given for a skipped Helm template.
@@ -88,24 +96,20 @@ type fileResult struct {
 	facts     []engine.Fact
 	factAt    []finding.Finding // where each fact is: file, position, object, path
 	seen      int               // objects checked so far, to tell objects apart
-	skipped   *finding.Skipped
-	files     int // files read: one, or every file of a kustomize build
+	skipped   []finding.Skipped // the file, or documents and List items of it
+	files     int               // files read: one, or every file of a kustomize build
 	objects   int
 	workloads int
-	other     int
 	problems  Problems
 
 	directives []suppress.Directive // the suppressions written in the file
 
-	nodes      []*inventory.Node // Node objects of the file
+	nodes      int // Node objects among the file's objects
 	placements []Placement
-	stdin      []byte // the bytes of stdin, kept for a second pass
 }
 
-// Run lints every source, or places its workloads (Options.Schedule). The
-// inventory must be complete before any workload is judged: when Node
-// objects turn up among the inputs, the files with workloads are checked
-// again once every file has been read.
+// Run lints every source, or places its workloads (Options.Schedule), on
+// the inventory of Options.Nodes.
 func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Options) (*Outcome, Problems) {
 	out := &Outcome{Result: &finding.Result{}}
 	var problems Problems
@@ -122,28 +126,8 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 		}
 	}
 	srcs, builds := buildAll(srcs, &problems)
-	results := checkFiles(ctx, eng, srcs, builds, nil, stdin, opts)
-	var found []*inventory.Node
-	for _, r := range results {
-		found = append(found, r.nodes...)
-	}
-	if len(found) > 0 {
-		if problems.Inventory = validate(ctx, eng, found); len(problems.Inventory) > 0 {
-			return out, problems
-		}
-		out.Inventory = inventory.New(slices.Concat(opts.Nodes, found))
-		for _, n := range found {
-			if !slices.Contains(out.NodeFiles, n.File) {
-				out.NodeFiles = append(out.NodeFiles, n.File)
-			}
-		}
-		var err error
-		if eng, err = opts.Engine(out.Inventory); err != nil {
-			problems.Internal = append(problems.Internal, err)
-			return out, problems
-		}
-		checkFiles(ctx, eng, srcs, builds, results, stdin, opts)
-	}
+	results := checkFiles(ctx, eng, srcs, builds, stdin, opts)
+	out.UnusedNodes, out.UnusedNodeFiles = unusedNodes(srcs, results, opts.NodeFiles)
 	if eng != nil {
 		out.Rules = eng.Rules()
 	}
@@ -156,13 +140,10 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 		out.Placements = append(out.Placements, r.placements...)
 		facts = append(facts, r.facts...)
 		factAt = append(factAt, r.factAt...)
-		if r.skipped != nil {
-			out.Skipped = append(out.Skipped, *r.skipped)
-		}
+		out.Skipped = append(out.Skipped, r.skipped...)
 		out.Summary.Files += r.files
 		out.Summary.Objects += r.objects
 		out.Summary.Workloads += r.workloads
-		out.Summary.NonK8s += r.other
 		problems.Unreadable = append(problems.Unreadable, r.problems.Unreadable...)
 		problems.Internal = append(problems.Internal, r.problems.Internal...)
 	}
@@ -179,18 +160,22 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 		out.Findings = slices.DeleteFunc(out.Findings, func(f finding.Finding) bool { return slices.Contains(opts.Disabled, f.Rule) })
 	}
 	finding.Sort(out.Findings)
+	sortSkipped(out.Skipped)
 	out.Count()
 	return out, problems
 }
 
+// sortSkipped orders what was skipped by file and line, as findings are.
+func sortSkipped(s []finding.Skipped) {
+	slices.SortStableFunc(s, func(a, b finding.Skipped) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
+}
+
 // checkFiles checks the sources in parallel; builds[i] is the build of
-// srcs[i] when it is a kustomization. With earlier results (a second pass),
-// only the files that had workloads are checked again, in place.
-func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, builds []*kustomize.Build, earlier []fileResult, stdin io.Reader, opts Options) []fileResult {
-	results := earlier
-	if results == nil {
-		results = make([]fileResult, len(srcs))
-	}
+// srcs[i] when it is a kustomization.
+func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, builds []*kustomize.Build, stdin io.Reader, opts Options) []fileResult {
+	results := make([]fileResult, len(srcs))
 	workers := opts.workers()
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -199,26 +184,40 @@ func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source,
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				in := stdin
-				if earlier != nil {
-					in = bytes.NewReader(earlier[i].stdin)
-				}
 				if builds[i] != nil {
 					results[i] = checkBuild(ctx, eng, srcs[i], builds[i], opts)
 					continue
 				}
-				results[i] = checkFile(ctx, eng, srcs[i], in, opts)
+				results[i] = checkFile(ctx, eng, srcs[i], stdin, opts)
 			}
 		}()
 	}
 	for i := range srcs {
-		if earlier == nil || earlier[i].workloads > 0 {
-			next <- i
-		}
+		next <- i
 	}
 	close(next)
 	wg.Wait()
 	return results
+}
+
+// unusedNodes counts the Node objects of the inputs that are not inventory
+// files, which are not part of the inventory, and names those inputs.
+func unusedNodes(srcs []manifest.Source, results []fileResult, nodeFiles []string) (n int, files []string) {
+	inventoryFile := map[string]bool{}
+	for _, f := range nodeFiles {
+		if f != manifest.Stdin {
+			inventoryFile[manifest.RealPath(f)] = true
+		}
+	}
+	for i, r := range results {
+		src := srcs[i]
+		if r.nodes == 0 || (len(inventoryFile) > 0 && !src.Kustomization && src.Path != manifest.Stdin && inventoryFile[manifest.RealPath(src.Path)]) {
+			continue
+		}
+		n += r.nodes
+		files = append(files, src.Name)
+	}
+	return n, files
 }
 
 // validate checks inventory nodes as the API server would. Nodes mostly
@@ -278,9 +277,6 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 		out.problems.Unreadable = append(out.problems.Unreadable, fmt.Errorf("%s: %w", src.Name, err))
 		return out
 	}
-	if src.Path == manifest.Stdin {
-		out.stdin = data
-	}
 	where := streamOrigin(src, data)
 	// A large List (kubectl get … -o yaml) is parsed a group of items at a
 	// time, unless a part does not read as the whole List does: then what
@@ -300,7 +296,7 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 	// judged: memory follows the part, not the file.
 	for f := range manifest.Parts(src.Name, data) {
 		if f.Template {
-			out.skipped = &finding.Skipped{File: src.Name, Reason: helmHint}
+			out.skipped = append(out.skipped, finding.Skipped{File: src.Name, Reason: helmHint, Kind: finding.SkippedTemplate})
 			return out
 		}
 		checkParsed(ctx, eng, src, f, where, &out, opts)
@@ -331,8 +327,13 @@ func checkParsed(ctx context.Context, eng *engine.Engine, src manifest.Source, f
 	}
 	var objs []objectAt
 	for _, doc := range f.Docs {
-		found, other := manifest.Objects(doc)
-		out.other += other
+		found, others := manifest.Entries(doc)
+		for _, o := range others {
+			file, shift := where(o.Line)
+			out.skipped = append(out.skipped, finding.Skipped{
+				File: file, Line: max(o.Line-shift, 1), Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject,
+			})
+		}
 		out.objects += len(found)
 		if opts.ParseOnly {
 			continue
@@ -421,7 +422,7 @@ func checkPlacedAll(ctx context.Context, eng *engine.Engine, id string, objs []o
 	}
 	for i, o := range objs {
 		if inventory.IsNode(o.obj.APIVersion, o.obj.Kind) {
-			addNode(o, out)
+			out.nodes++
 		}
 		if opts.Schedule {
 			placeObject(o, judged[i], out)
@@ -543,7 +544,9 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	}
 	if v.Patch {
 		out.objects--
-		out.other++ // counted with the documents that are not objects
+		out.skipped = append(out.skipped, finding.Skipped{
+			File: file, Line: startLine(o.origin), Reason: finding.ReasonFragment, Kind: finding.SkippedFragment,
+		})
 		return
 	}
 	if v.Workload {
@@ -573,30 +576,12 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	}
 }
 
-// addNode records a Node object of the inputs for the inventory, with the
-// positions of where it was written.
-func addNode(o objectAt, out *fileResult) {
-	n, err := inventory.FromManifest(o.origin.File, o.obj)
-	if err != nil {
-		return // the rules report what is wrong with the object
+// startLine is the line an object starts on where the user wrote it.
+func startLine(o manifest.Origin) int {
+	if o.Node == nil {
+		return o.At.Line
 	}
-	pos := o.origin.Locate(nil)
-	switch {
-	case o.origin.Node != o.obj.Node: // built by kustomize
-		n.Line, n.Column = pos.Line, pos.Column
-		n.Locate = func(path []any) (int, int) {
-			at := o.origin.Locate(path)
-			return at.Line, at.Column
-		}
-	case o.origin.Shift != 0: // rendered by Helm
-		n.Line = pos.Line
-		stream, shift := n.Locate, o.origin.Shift // positions only, not the document
-		n.Locate = func(path []any) (int, int) {
-			line, col := stream(path)
-			return max(line-shift, 1), col
-		}
-	}
-	out.nodes = append(out.nodes, n)
+	return max(o.Node.Line-o.Shift, 1)
 }
 
 // beforeCheck, when a test sets it, runs as the rules start on each object:

@@ -10,8 +10,9 @@ import (
 
 // writeGitHub prints one GitHub Actions workflow command per unsuppressed
 // finding, which the runner turns into an annotation on the file and line,
-// then the summary as a plain log line. Suppressed findings are left out:
-// an annotation cannot say that it is suppressed.
+// a notice per skipped input and per note, then the summary as a plain log
+// line. Suppressed findings are left out: an annotation cannot say that it
+// is suppressed.
 func writeGitHub(w io.Writer, res *finding.Result, opts Options) error {
 	var b strings.Builder
 	for _, f := range res.Findings {
@@ -22,13 +23,16 @@ func writeGitHub(w io.Writer, res *finding.Result, opts Options) error {
 			{"file", f.File}, {"line", positive(f.Line)}, {"col", positive(f.Column)}, {"title", f.Rule},
 		}, f.Message))
 	}
-	for _, s := range res.Skipped {
+	for _, s := range skippedFiles(res.Skipped) {
 		b.WriteString(workflowCommand("notice", []githubProperty{
 			{"file", s.File}, {"line", positive(s.Line)},
 		}, "skipped: "+s.Reason))
 	}
+	for _, n := range res.Notes {
+		b.WriteString(workflowCommand("notice", []githubProperty{{"title", "dslint"}}, n))
+	}
 	if !opts.Quiet {
-		b.WriteString(summaryLine(res.Summary))
+		b.WriteString(summaryLine(res))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -28,7 +28,8 @@ func TestGitHubCommands(t *testing.T) {
 		`::notice file=deploy/logging.yaml,line=14,col=11,title=wildcard-toleration::toleration with "operator: Exists" and no key tolerates every taint`,
 		`::error file=jobs/train.yaml,line=12,col=20,title=invalid-toleration::toleration value "true" must be empty when operator is "Exists"`,
 		`::notice file=chart/templates/ds.yaml::skipped: helm template syntax (render it first: helm template … | dslint -)`,
-		`3 files, 4 objects, 2 workloads checked: 1 error, 1 warning, 1 info (1 suppressed)`,
+		`::notice title=dslint::2 Node objects among the inputs (test/nodes.yaml) are not used as the node inventory; to check placement against them, name their file with --nodes (or nodes: in .dslint.yaml)`,
+		`3 files, 4 objects, 2 workloads checked (3 documents skipped: 2 not Kubernetes objects, 1 workload fragment; 1 file skipped: helm template syntax): 1 error, 1 warning, 1 info (1 suppressed)`,
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))

@@ -38,6 +38,8 @@ type jsonReport struct {
 	Findings []jsonFinding     `json:"findings"`
 	Skipped  []finding.Skipped `json:"skipped"`
 	Summary  finding.Summary   `json:"summary"`
+	// Notes are remarks about the run as a whole; [] for none.
+	Notes []string `json:"notes"`
 }
 
 func writeJSON(w io.Writer, res *finding.Result) error {
@@ -46,9 +48,13 @@ func writeJSON(w io.Writer, res *finding.Result) error {
 		Findings: make([]jsonFinding, 0, len(res.Findings)),
 		Skipped:  res.Skipped,
 		Summary:  res.Summary,
+		Notes:    res.Notes,
 	}
 	if out.Skipped == nil {
 		out.Skipped = []finding.Skipped{}
+	}
+	if out.Notes == nil {
+		out.Notes = []string{}
 	}
 	for _, f := range res.Findings {
 		jf := jsonFinding{

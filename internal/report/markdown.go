@@ -31,8 +31,11 @@ func writeMarkdown(w io.Writer, res *finding.Result) error {
 
 	var b strings.Builder
 	b.WriteString("## dslint\n\n")
-	b.WriteString(summaryLine(res.Summary))
+	b.WriteString(summaryLine(res))
 	b.WriteString("\n")
+	for _, n := range res.Notes {
+		b.WriteString("> **Note:** " + mdText(n) + "\n\n")
+	}
 	if len(open) == 0 {
 		b.WriteString("No findings.\n")
 	} else {
@@ -43,8 +46,8 @@ func writeMarkdown(w io.Writer, res *finding.Result) error {
 		markdownFindings(&b, suppressed, documented, true)
 		b.WriteString("\n</details>\n")
 	}
-	if len(res.Skipped) > 0 {
-		markdownSkipped(&b, res.Skipped)
+	if files := skippedFiles(res.Skipped); len(files) > 0 {
+		markdownSkipped(&b, files)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

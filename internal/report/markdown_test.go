@@ -65,7 +65,7 @@ func TestMarkdownSuppressedInDetails(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"## dslint\n\n3 files, 4 objects, 2 workloads checked: 1 error, 1 warning, 1 info (1 suppressed)\n",
+		"## dslint\n\n3 files, 4 objects, 2 workloads checked (3 documents skipped: 2 not Kubernetes objects, 1 workload fragment; 1 file skipped: helm template syntax): 1 error, 1 warning, 1 info (1 suppressed)\n",
 		"| error | `jobs/train.yaml:12:20` | [`invalid-toleration`](https://github.com/dslint/dslint/blob/main/docs/rules.md#invalid-toleration) |",
 	} {
 		if !strings.Contains(before, want) {
@@ -74,6 +74,9 @@ func TestMarkdownSuppressedInDetails(t *testing.T) {
 	}
 	if !strings.Contains(after, "- `chart/templates/ds.yaml`: helm template syntax") {
 		t.Errorf("skipped input not listed after the tables:\n%s", after)
+	}
+	if strings.Contains(after, "not a Kubernetes object") || strings.Contains(after, "fragment") {
+		t.Errorf("skipped documents listed, not only counted:\n%s", after)
 	}
 }
 

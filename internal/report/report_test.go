@@ -13,7 +13,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // sample is a small result that exercises every field a format prints:
-// two files, all three severities, a suppressed finding and a skipped file.
+// two files, all three severities, a suppressed finding, a skipped file,
+// skipped documents and a note.
 func sample() *finding.Result {
 	ds := finding.Object{APIVersion: "apps/v1", Kind: "DaemonSet", Namespace: "logging", Name: "fluent-bit"}
 	job := finding.Object{APIVersion: "batch/v1", Kind: "Job", Namespace: "ml", Name: "train"}
@@ -34,8 +35,14 @@ func sample() *finding.Result {
 				Suppression: finding.Suppression{Kind: finding.SuppressedByComment,
 					Reason: "the scheduler extender places training jobs", File: "jobs/train.yaml", Line: 13, Column: 30}},
 		},
-		Skipped: []finding.Skipped{{File: "chart/templates/ds.yaml", Reason: "helm template syntax (render it first: helm template … | dslint -)"}},
+		Skipped: []finding.Skipped{
+			{File: "chart/templates/ds.yaml", Reason: "helm template syntax (render it first: helm template … | dslint -)", Kind: finding.SkippedTemplate},
+			{File: "deploy/logging.yaml", Line: 1, Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject},
+			{File: "deploy/logging.yaml", Line: 30, Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject},
+			{File: "jobs/train.yaml", Line: 20, Reason: finding.ReasonFragment, Kind: finding.SkippedFragment},
+		},
 		Summary: finding.Summary{Files: 3, Objects: 4, Workloads: 2},
+		Notes:   []string{"2 Node objects among the inputs (test/nodes.yaml) are not used as the node inventory; to check placement against them, name their file with --nodes (or nodes: in .dslint.yaml)"},
 		Rules:   sampleRules(),
 	}
 	res.Count()
@@ -105,5 +112,36 @@ func TestGolden(t *testing.T) {
 func TestUnknownFormat(t *testing.T) {
 	if err := Write(&bytes.Buffer{}, "yaml", sample(), Options{}); err == nil {
 		t.Fatal("want an error for an unknown format")
+	}
+}
+
+// TestSkippedSummary: the summary counts skipped documents by reason, and
+// the files skipped whole, as the JSON lists them.
+func TestSkippedSummary(t *testing.T) {
+	doc := func(kind finding.SkipKind) finding.Skipped {
+		return finding.Skipped{File: "a.yaml", Line: 3, Kind: kind}
+	}
+	notObject, fragment := doc(finding.SkippedNotObject), doc(finding.SkippedFragment)
+	template := finding.Skipped{File: "t.yaml", Kind: finding.SkippedTemplate}
+	other := finding.Skipped{File: "o.yaml", Reason: "unreadable"}
+	cases := []struct {
+		skipped []finding.Skipped
+		want    string
+	}{
+		{nil, ""},
+		{[]finding.Skipped{notObject}, "1 document skipped: not a Kubernetes object"},
+		{[]finding.Skipped{notObject, notObject}, "2 documents skipped: not Kubernetes objects"},
+		{[]finding.Skipped{fragment}, "1 document skipped: a workload fragment"},
+		{[]finding.Skipped{fragment, fragment, fragment}, "3 documents skipped: workload fragments"},
+		{[]finding.Skipped{notObject, fragment}, "2 documents skipped: 1 not a Kubernetes object, 1 workload fragment"},
+		{[]finding.Skipped{fragment, notObject, notObject, fragment, notObject}, "5 documents skipped: 3 not Kubernetes objects, 2 workload fragments"},
+		{[]finding.Skipped{template}, "1 file skipped: helm template syntax"},
+		{[]finding.Skipped{template, notObject, template}, "1 document skipped: not a Kubernetes object; 2 files skipped: helm template syntax"},
+		{[]finding.Skipped{template, other}, "2 files skipped"},
+	}
+	for _, c := range cases {
+		if got := skippedSummary(c.skipped); got != c.want {
+			t.Errorf("skippedSummary(%v) = %q, want %q", c.skipped, got, c.want)
+		}
 	}
 }

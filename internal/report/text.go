@@ -40,7 +40,7 @@ func writeText(w io.Writer, res *finding.Result, opts Options) error {
 			paint(ansiBold, fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)),
 			sev, f.Message, paint(ansiDim, "["+f.Rule+"]"))
 	}
-	for _, s := range res.Skipped {
+	for _, s := range skippedFiles(res.Skipped) {
 		loc := s.File
 		if s.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", s.File, s.Line)
@@ -48,10 +48,18 @@ func writeText(w io.Writer, res *finding.Result, opts Options) error {
 		fmt.Fprintf(&b, "%s: skipped: %s\n", loc, s.Reason)
 	}
 	if !opts.Quiet {
-		b.WriteString(summaryLine(res.Summary))
+		writeNotes(&b, res.Notes)
+		b.WriteString(summaryLine(res))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeNotes prints the notes about the run, one "note:" line each.
+func writeNotes(b *strings.Builder, notes []string) {
+	for _, n := range notes {
+		b.WriteString("note: " + n + "\n")
+	}
 }
 
 // suppressedBy says how and why a finding was suppressed, for the text format.
@@ -76,7 +84,9 @@ func severityColor(s finding.Severity) string {
 	return ansiCyan
 }
 
-func summaryLine(s finding.Summary) string {
+// summaryLine counts what the run checked, skipped and found.
+func summaryLine(res *finding.Result) string {
+	s := res.Summary
 	parts := []string{
 		plural(s.Files, "file"), plural(s.Objects, "object"), plural(s.Workloads, "workload"),
 	}
@@ -84,14 +94,72 @@ func summaryLine(s finding.Summary) string {
 	if s.Nodes > 0 {
 		line += fmt.Sprintf(" against %s in %s", plural(s.Nodes, "node"), plural(s.Pools, "pool"))
 	}
-	if s.NonK8s > 0 {
-		line += fmt.Sprintf(" (%s skipped: not Kubernetes objects)", plural(s.NonK8s, "document"))
+	if skipped := skippedSummary(res.Skipped); skipped != "" {
+		line += " (" + skipped + ")"
 	}
 	found := fmt.Sprintf("%s, %s, %s", plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"))
 	if s.Suppressed > 0 {
 		found += fmt.Sprintf(" (%d suppressed)", s.Suppressed)
 	}
 	return line + ": " + found + "\n"
+}
+
+// skippedSummary counts the documents skipped by reason, then the files
+// skipped whole: "12 documents skipped: 9 not Kubernetes objects, 3
+// workload fragments; 1 file skipped: helm template syntax". "" for none.
+func skippedSummary(skipped []finding.Skipped) string {
+	count := map[finding.SkipKind]int{}
+	for _, s := range skipped {
+		count[s.Kind]++
+	}
+	var parts []string
+	notObjects, fragments := count[finding.SkippedNotObject], count[finding.SkippedFragment]
+	if docs := notObjects + fragments; docs > 0 {
+		why := []string{}
+		if notObjects > 0 {
+			why = append(why, counted(notObjects, docs, "not a Kubernetes object", "not Kubernetes objects"))
+		}
+		if fragments > 0 {
+			why = append(why, counted(fragments, docs, "a workload fragment", "workload fragments"))
+		}
+		parts = append(parts, plural(docs, "document")+" skipped: "+strings.Join(why, ", "))
+	}
+	templates := count[finding.SkippedTemplate]
+	if files := len(skipped) - notObjects - fragments; files > 0 {
+		part := plural(files, "file") + " skipped"
+		if templates == files {
+			part += ": helm template syntax"
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// counted is "n <many>" for one reason among several; when it is the only
+// reason (n == total), the count is already said: "<one>" or "<many>".
+func counted(n, total int, one, many string) string {
+	switch {
+	case n == total && n == 1:
+		return one
+	case n == total:
+		return many
+	case n == 1:
+		return "1 " + strings.TrimPrefix(strings.TrimPrefix(one, "a "), "an ")
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// skippedFiles are the files skipped whole, which the formats that print a
+// line per finding list with their reason; skipped documents are only
+// counted there (--format json lists every one).
+func skippedFiles(skipped []finding.Skipped) []finding.Skipped {
+	var files []finding.Skipped
+	for _, s := range skipped {
+		if !s.IsDocument() {
+			files = append(files, s)
+		}
+	}
+	return files
 }
 
 func plural(n int, word string) string {

@@ -14,7 +14,8 @@ import (
 var marker = []byte("dslint:ignore")
 
 // Comments finds the "# dslint:ignore" comments of a parsed file (or part of
-// one), at the line and column of their "#". Only real comments count: the
+// one), at the line and column of their "#", each marked Alone when nothing
+// precedes it on its line. Only real comments count: the
 // parser's comments of the documents vouch for each one, so the same text
 // inside a quoted or block string suppresses nothing.
 func Comments(f *manifest.File) []Directive {
@@ -44,6 +45,7 @@ func Comments(f *manifest.File) []Directive {
 				out = append(out, Directive{
 					Kind: finding.SuppressedByComment, Rules: rules, Reason: reason,
 					File: f.Name, Line: first + i, Column: col + 1, Text: fmt.Sprintf("comment %q", text),
+					Alone: len(bytes.TrimLeft(line[:col], " \t")) == 0,
 				})
 			}
 			break

@@ -1,9 +1,10 @@
 // Package suppress applies the suppressions users write in their manifests:
 // `ignore.dslint.io/<rule-id>: "<reason>"` annotations on an object and
-// `# dslint:ignore <rule-id> <reason>` comments on a finding's line or the
-// line above. It runs after the findings have their positions and before
-// they are reported, and it reports the suppressions that are themselves
-// wrong: without a reason, naming no rule or an unknown one, or unused.
+// `# dslint:ignore <rule-id> <reason>` comments, at the end of a finding's
+// line (that line only) or alone on the line above it. It runs after the
+// findings have their positions and before they are reported, and it
+// reports the suppressions that are themselves wrong: without a reason,
+// naming no rule or an unknown one, or unused.
 package suppress
 
 import (
@@ -42,7 +43,10 @@ type Directive struct {
 	Object finding.Object
 	Path   string // the annotation's field path; empty for a comment
 	Text   string // how messages name it: annotation "…" or comment "…"
-	used   bool
+	// Alone marks a comment with nothing before it on its line: it is about
+	// the line below. A comment after code is about its own line only.
+	Alone bool
+	used  bool
 }
 
 // Catalogue tells which rules exist and which of them ran.
@@ -71,9 +75,8 @@ func Apply(findings []finding.Finding, ds []Directive, cat Catalogue) []finding.
 	byObject := map[objectKey][]int{}
 	for i, d := range ds {
 		if d.Kind == finding.SuppressedByComment {
-			// On the finding's line (a trailing comment) or the line above.
-			byLine[lineKey{d.File, d.Line}] = append(byLine[lineKey{d.File, d.Line}], i)
-			byLine[lineKey{d.File, d.Line + 1}] = append(byLine[lineKey{d.File, d.Line + 1}], i)
+			k := lineKey{d.File, d.covers()}
+			byLine[k] = append(byLine[k], i)
 		} else {
 			k := objectKey{d.File, d.Object}
 			byObject[k] = append(byObject[k], i)
@@ -132,10 +135,22 @@ func (d *Directive) problems(cat Catalogue) []finding.Finding {
 		return out
 	}
 	what := "the object"
-	if d.Kind == finding.SuppressedByComment {
-		what = "its line or the next"
+	switch {
+	case d.Kind != finding.SuppressedByComment:
+	case d.Alone:
+		what = "the next line"
+	default:
+		what = "its line"
 	}
 	return append(out, at(Unused, "%s suppresses nothing: %s has no %s finding; remove it", d.Text, what, d.ruleNames()))
+}
+
+// covers is the line whose findings a comment suppresses.
+func (d *Directive) covers() int {
+	if d.Alone {
+		return d.Line + 1
+	}
+	return d.Line
 }
 
 // ran is true when every rule the directive names ran, so that its being

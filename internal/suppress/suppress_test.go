@@ -40,18 +40,19 @@ spec:
 		line, col int
 		rules     []string
 		reason    string
+		alone     bool
 	}{
-		{4, 12, []string{"wildcard-toleration", "invalid-toleration"}, "the reason, with commas"},
-		{6, 3, []string{"all"}, ""},
-		{8, 5, nil, ""},
+		{4, 12, []string{"wildcard-toleration", "invalid-toleration"}, "the reason, with commas", false},
+		{6, 3, []string{"all"}, "", true},
+		{8, 5, nil, "", true},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d directives, want %d: %+v", len(got), len(want), got)
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.Line != w.line || g.Column != w.col || !slices.Equal(g.Rules, w.rules) || g.Reason != w.reason || g.Kind != finding.SuppressedByComment {
-			t.Errorf("directive %d = %d:%d %v %q %s, want %d:%d %v %q", i, g.Line, g.Column, g.Rules, g.Reason, g.Kind, w.line, w.col, w.rules, w.reason)
+		if g.Line != w.line || g.Column != w.col || !slices.Equal(g.Rules, w.rules) || g.Reason != w.reason || g.Kind != finding.SuppressedByComment || g.Alone != w.alone {
+			t.Errorf("directive %d = %d:%d %v %q %s alone %v, want %d:%d %v %q alone %v", i, g.Line, g.Column, g.Rules, g.Reason, g.Kind, g.Alone, w.line, w.col, w.rules, w.reason, w.alone)
 		}
 	}
 }
@@ -76,8 +77,16 @@ func finding1(rule string, line int, obj string) finding.Finding {
 	return finding.Finding{Rule: rule, Severity: finding.Warning, File: "f.yaml", Line: line, Column: 7, Object: finding.Object{Kind: "Pod", Name: obj}}
 }
 
+// comment is a comment alone on its line, which covers the line below.
 func comment(line int, reason string, rules ...string) Directive {
-	return Directive{Kind: finding.SuppressedByComment, Rules: rules, Reason: reason, File: "f.yaml", Line: line, Column: 5, Text: "comment"}
+	return Directive{Kind: finding.SuppressedByComment, Rules: rules, Reason: reason, File: "f.yaml", Line: line, Column: 5, Text: "comment", Alone: true}
+}
+
+// trailing is a comment at the end of a line of YAML, which covers that line.
+func trailing(line int, reason string, rules ...string) Directive {
+	d := comment(line, reason, rules...)
+	d.Alone, d.Column = false, 30
+	return d
 }
 
 func annotation(obj, reason string, rules ...string) Directive {
@@ -113,8 +122,20 @@ func TestApply(t *testing.T) {
 		{
 			name:       "a comment at the end of the line",
 			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p")},
-			directives: []Directive{comment(10, "why", "wildcard-toleration")},
+			directives: []Directive{trailing(10, "why", "wildcard-toleration")},
 			want:       []string{"10 wildcard-toleration suppressed by comment"},
+		},
+		{
+			name:       "a comment at the end of the line above covers that line only",
+			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p")},
+			directives: []Directive{trailing(9, "why", "wildcard-toleration")},
+			want:       []string{"10 wildcard-toleration", "9 unused-suppression"},
+		},
+		{
+			name:       "a comment alone on its line covers the next line only",
+			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p"), finding1("wildcard-toleration", 11, "p")},
+			directives: []Directive{comment(10, "why", "wildcard-toleration")},
+			want:       []string{"10 wildcard-toleration", "11 wildcard-toleration suppressed by comment"},
 		},
 		{
 			name:       "two lines above is too far",
@@ -137,7 +158,7 @@ func TestApply(t *testing.T) {
 		{
 			name:       "all covers every rule, a comment wins over an annotation",
 			findings:   []finding.Finding{finding1("wildcard-toleration", 10, "p"), finding1("invalid-toleration", 12, "p")},
-			directives: []Directive{annotation("p", "why", All), comment(10, "why", "wildcard-toleration")},
+			directives: []Directive{annotation("p", "why", All), trailing(10, "why", "wildcard-toleration")},
 			want:       []string{"10 wildcard-toleration suppressed by comment", "12 invalid-toleration suppressed by annotation"},
 		},
 		{
@@ -165,7 +186,7 @@ func TestApply(t *testing.T) {
 		{
 			name:       "findings about suppressions are not suppressed",
 			findings:   []finding.Finding{finding1(Unused, 10, "p")},
-			directives: []Directive{comment(10, "why", All)},
+			directives: []Directive{trailing(10, "why", All)},
 			want:       []string{"10 unused-suppression", "10 unused-suppression"},
 		},
 	}
@@ -190,6 +211,22 @@ func TestSuppressionCarriesTheReasonAndPosition(t *testing.T) {
 	want := finding.Suppression{Kind: finding.SuppressedByComment, Reason: "drains every pool", File: "f.yaml", Line: 9, Column: 5}
 	if fs[0].Suppression != want {
 		t.Errorf("suppression = %+v, want %+v", fs[0].Suppression, want)
+	}
+}
+
+// The message of an unused comment says which line it covers.
+func TestUnusedCommentNamesTheLineItCovers(t *testing.T) {
+	for _, c := range []struct {
+		d    Directive
+		want string
+	}{
+		{trailing(9, "why", "wildcard-toleration"), "its line has no wildcard-toleration finding"},
+		{comment(9, "why", "wildcard-toleration"), "the next line has no wildcard-toleration finding"},
+	} {
+		out := Apply(nil, []Directive{c.d}, Catalogue{Known: known, Ran: ranAll})
+		if len(out) != 1 || !strings.Contains(out[0].Message, c.want) {
+			t.Errorf("alone %v: got %+v, want a message with %q", c.d.Alone, out, c.want)
+		}
 	}
 }
 
