@@ -202,11 +202,13 @@ _kubelet_plugin_dirs := [
 ]
 
 # is_node_agent is true for a pod with a node-wide duty: it mounts what
-# the node's own processes write or read (logs, /proc, /sys, the container
+# the node's own processes write or read (logs, /proc, the container
 # runtime's sockets and logs, CNI configuration, kernel modules). Log
-# shippers, metrics exporters, security and network agents do. hostPID or
-# the root file system alone say less: installers that prepare nodes for
-# one application (nsenter, chroot) use them too.
+# shippers, metrics exporters, security and network agents do. hostPID, the
+# root file system or /sys alone say less: installers that prepare nodes for
+# one application (nsenter, chroot) use the first two, hardware discovery
+# (feature discovery, device labellers) reads /sys, and hardware matters
+# only on the nodes that have it.
 is_node_agent if {
 	some path in host_paths
 	_node_wide_path(trim_right(path, "/"))
@@ -225,7 +227,6 @@ _node_wide_dirs := [
 	"/var/log",
 	"/var/lib/docker/containers",
 	"/proc",
-	"/sys",
 	"/etc/cni",
 	"/opt/cni",
 	"/run/containerd",

@@ -19,12 +19,13 @@
 #   intent: |
 #     For DaemonSets meant to run on every node: log shippers, metrics
 #     exporters, security and network agents. It warns when such a DaemonSet
-#     shows a node-wide duty (a host path of logs, /proc, /sys, the
-#     container runtime, CNI or kernel modules)
+#     shows a node-wide duty (a host path of logs, /proc, the container
+#     runtime, CNI or kernel modules)
 #     and does not tolerate the control-plane taint; without such a sign it
 #     only informs, since a DaemonSet that serves user workloads (an ingress
 #     controller, a storage or app agent, an installer that prepares nodes
-#     for one application) may stay off the control plane on purpose. It stays quiet for DaemonSets pinned to a pool (a nodeSelector
+#     for one application, hardware discovery that reads /sys) may stay off
+#     the control plane on purpose. It stays quiet for DaemonSets pinned to a pool (a nodeSelector
 #     or required affinity on a non-generic label, a node name, an extended
 #     resource such as nvidia.com/gpu, a toleration of a dedicated taint),
 #     for ones that exclude the control plane explicitly (DoesNotExist or

@@ -249,7 +249,6 @@ test_node_agents_warn if {
 		_volume("/var/log"),
 		_volume("/var/log/pods"),
 		_volume("/proc/"),
-		_volume("/sys"),
 		_volume("/etc/cni/net.d"),
 		_volume("/run/containerd/containerd.sock"),
 		_volume("/lib/modules"),
@@ -259,7 +258,7 @@ test_node_agents_warn if {
 }
 
 test_other_daemonsets_inform if {
-	every spec in [{}, {"hostNetwork": true}, {"hostPID": true}, _volume("/"), _volume("/data"), _volume("/var/lib/longhorn"), _volume("/system")] {
+	every spec in [{}, {"hostNetwork": true}, {"hostPID": true}, _volume("/"), _volume("/sys"), _volume("/data"), _volume("/var/lib/longhorn"), _volume("/system")] {
 		f := _any(report) with input as _agent(spec)
 		f.severity == "info"
 	}

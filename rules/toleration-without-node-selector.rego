@@ -31,8 +31,10 @@
 #     systemTaints), for a request or limit of an extended resource such as
 #     nvidia.com/gpu (it keeps pods on the nodes that advertise it, the
 #     pattern the ExtendedResourceToleration admission plugin completes), for
-#     PreferNoSchedule tolerations, and for tolerations the API server
-#     rejects. With an inventory it is exact: it fires only when the pods can
+#     PreferNoSchedule tolerations, for pods whose preferred node affinity
+#     steers away from the tolerated pool (NotIn or DoesNotExist on the
+#     taint's key: the pool is a last resort on purpose), and for
+#     tolerations the API server rejects. With an inventory it is exact: it fires only when the pods can
 #     land both on tainted dedicated nodes and on nodes with none of the
 #     taints they tolerate.
 #   remediation: |
@@ -116,6 +118,7 @@ _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), 
 	object.get(t, "effect", "") != "PreferNoSchedule"
 	not placement.has_inventory
 	_unpinned
+	not _steers_away(key)
 	msg := _message(t)
 }
 
@@ -126,12 +129,23 @@ _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), 
 	some i, t in k8s.valid_tolerations
 	t in _dedicated_tolerations
 	_no_extended_resources
+	not _steers_away(t.key)
 	bare := _bare_pools
 	count(bare) > 0
 	_reaches_tolerated
 	msg := sprintf("%s %q tolerates the dedicated taint %q but can land on %d nodes that carry none of the dedicated taints it tolerates (%s): its pods spill onto them; add a nodeSelector or required node affinity for the dedicated nodes", [
 		k8s.kind_label, k8s.name, _describe(t), sum([placement.eligible_in[p] | some p in bare]), placement.pool_names(bare),
 	])
+}
+
+# A preferred node affinity away from the tolerated pool (NotIn or
+# DoesNotExist on the taint's key) says the pods may use the pool only as a
+# last resort: the spill is the intent, not a missing half.
+_steers_away(key) if {
+	some pref in k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	some req in pref.preference.matchExpressions
+	req.key == key
+	req.operator in {"NotIn", "DoesNotExist"}
 }
 
 # An extended resource (nvidia.com/gpu) keeps the pods on the nodes that

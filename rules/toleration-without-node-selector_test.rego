@@ -345,3 +345,13 @@ test_extended_resource_pins_the_pods if {
 	zero := {"containers": [{"name": "t", "image": "t", "resources": {"limits": {"nvidia.com/gpu": "0"}}}], "tolerations": [_gpu_toleration]}
 	count(report) == 1 with input as _job(zero)
 }
+
+# Preferring nodes without the pool's label while tolerating its taint makes
+# the pool a last resort on purpose.
+test_preferred_away_from_the_pool_is_silent if {
+	away := {"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 1, "preference": {"matchExpressions": [{"key": "nvidia.com/gpu", "operator": "DoesNotExist"}]}}]}}, "tolerations": [_gpu_toleration]}
+	count(report) == 0 with input as _job(away)
+	count(report) == 0 with input as _job(away) with data.dslint.inventory as _cluster
+	toward := json.patch(away, [{"op": "replace", "path": "/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/0/preference/matchExpressions/0/operator", "value": "Exists"}])
+	count(report) == 1 with input as _job(toward)
+}
