@@ -30,8 +30,9 @@
 #     once (alternative install files of a product, such as its DaemonSet
 #     and Deployment forms, or a base without a namespace and its rendering
 #     into one): facts are about the same workload when the namespaces are
-#     equal or one is missing, and the names are equal or the pods carry the
-#     very same labels, whatever the kinds. Stays quiet about two workloads neither of which is a
+#     equal or one is missing, and the names are equal or the labels of one
+#     workload's pods are among the other's (a Service selecting one selects
+#     both), whatever the kinds. Stays quiet about two workloads neither of which is a
 #     DaemonSet: the scheduler places their pods apart. With a node inventory
 #     it compares the nodes each workload's pods can land on, taints
 #     included. Without one it does not guess where pools are: a workload
@@ -450,7 +451,7 @@ _any_ip(ip) if ip in {"", "0.0.0.0"}
 # among the few facts of the group with a's kind and name that a meets.
 _excluded(a, key) := count([e |
 	some e in _others([_entry(b) |
-		some id in (_index.by_name[[key, a.workload[2]]] | object.get(_index.by_labels, [[key, a.workload[3]]], set()))
+		some id in (_index.by_name[[key, a.workload[2]]] | _with_labels(key, a.workload[3]))
 		b := _index.facts[id]
 		_meet(a, b)
 	])
@@ -462,10 +463,17 @@ _by_name[[key, f.workload[2]]] contains f.id if {
 	some f in group
 }
 
-_by_labels[[key, f.workload[3]]] contains f.id if {
+# _by_labels[[group, [label, value]]] holds the facts whose pods carry the
+# label: candidates for the same pods (_same_pods).
+_by_labels[[key, [k, v]]] contains f.id if {
 	some key, group in _meeting
 	some f in group
-	count(f.workload[3]) > 0
+	some k, v in f.workload[3]
+}
+
+_with_labels(key, labels) := {id |
+	some k, v in labels
+	some id in object.get(_index.by_labels, [[key, [k, v]]], set())
 }
 
 _facts := {f.id: f |
@@ -476,20 +484,37 @@ _facts := {f.id: f |
 # Two facts are about the same workload when their namespaces are equal, or
 # one of them is missing (a manifest without a namespace is installed into
 # some namespace, possibly the other's), and they have the same name or the
-# same pod labels: one product's alternative install files (a DaemonSet and
-# a Deployment of one proxy, the ReplicationController form of a
-# DaemonSet) are one workload, whatever their kinds. Two workloads whose
-# pods carry the very same labels are one application to every Service
-# that selects them.
+# same pods (_same_pods): one product's alternative install files (a
+# DaemonSet and a Deployment of one proxy, the ReplicationController form of
+# a DaemonSet) are one workload, whatever their kinds.
 _same_workload(x, y) if {
 	x[2] == y[2]
 	_same_namespace(x[1], y[1])
 }
 
 _same_workload(x, y) if {
-	count(x[3]) > 0
-	x[3] == y[3]
+	_same_pods(x[3], y[3])
 	_same_namespace(x[1], y[1])
+}
+
+# Pods are the same application's when the labels of one are among the
+# other's: a Service that selects the first selects the second too.
+_same_pods(x, y) if {
+	count(x) > 0
+	count(y) > 0
+	_labels_within(x, y)
+}
+
+_same_pods(x, y) if {
+	count(x) > 0
+	count(y) > 0
+	_labels_within(y, x)
+}
+
+_labels_within(x, y) if {
+	every k, v in x {
+		y[k] == v
+	}
 }
 
 _same_namespace(x, x)

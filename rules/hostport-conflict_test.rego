@@ -243,8 +243,12 @@ test_alternative_forms_are_one_workload if {
 	lb := _labelled(_ds("ingress-lb", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb"})
 	rc := object.union(_labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb"}), {"apiVersion": "v1", "kind": "ReplicationController"})
 	_findings([lb, rc]) == set()
+	wider := _labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb", "name": "ingress-lb"})
+	_findings([lb, wider]) == set()
 	other := _labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "other"})
 	count(_findings([lb, other])) == 2
+	partly := _labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb", "name": "other"})
+	count(_findings([_labelled(lb, {"k8s-app": "ingress-lb", "name": "lb"}), partly])) == 2
 }
 
 _labelled(obj, labels) := json.patch(obj, [{"op": "add", "path": "/spec/template/metadata", "value": {"labels": labels}}])
