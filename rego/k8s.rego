@@ -203,8 +203,9 @@ _kubelet_plugin_dirs := [
 
 # is_node_agent is true for a pod with a node-wide duty: it mounts what
 # the node's own processes write or read (logs, /proc, the container
-# runtime's sockets and logs, CNI configuration, kernel modules). Log
-# shippers, metrics exporters, security and network agents do. hostPID, the
+# runtime's sockets and logs, CNI configuration, kernel modules, FlexVolume
+# drivers). Log shippers, metrics exporters, security and network agents
+# do. hostPID, the
 # root file system or /sys alone say less: installers that prepare nodes for
 # one application (nsenter, chroot) use the first two, hardware discovery
 # (feature discovery, device labellers) reads /sys, and hardware matters
@@ -238,4 +239,7 @@ _node_wide_dirs := [
 	"/lib/modules",
 	"/usr/lib/modules",
 	"/etc/kubernetes",
+	# FlexVolume drivers: the controller manager runs them for attach and
+	# detach, so they belong on the control plane too.
+	"/usr/libexec/kubernetes/kubelet-plugins",
 ]

@@ -252,6 +252,7 @@ test_node_agents_warn if {
 		_volume("/etc/cni/net.d"),
 		_volume("/run/containerd/containerd.sock"),
 		_volume("/lib/modules"),
+		_volume("/usr/libexec/kubernetes/kubelet-plugins/volume/exec/"),
 	] {
 		_only(report, _spec_path) with input as _agent(spec)
 	}
