@@ -82,6 +82,7 @@ import data.dslint.lib.tolerations as tol
 _control_plane_taint := {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
 
 report contains _severity(result.fail(_path, msg)) if {
+	input.kind == "DaemonSet"
 	k8s.is_daemonset
 	not _tolerates(_control_plane_taint)
 	not nodes.pins_pool(k8s.pod_spec)

@@ -106,21 +106,21 @@ _control_plane_taint := {"key": _control_plane, "effect": "NoSchedule"}
 # its control plane node-role.kubernetes.io/master: its own release payload
 # is right to use them.
 report contains finding if {
+	some finding in _toleration_report
 	settings.kubernetes_minor >= 25
 	not _openshift_payload
-	some finding in _toleration_report
 }
 
 report contains finding if {
-	settings.kubernetes_minor >= 24
-	not _openshift_payload
 	some finding in _selector_report
+	settings.kubernetes_minor >= 24
+	not _openshift_payload
 }
 
 report contains finding if {
+	some finding in _affinity_report
 	settings.kubernetes_minor >= 24
 	not _openshift_payload
-	some finding in _affinity_report
 }
 
 # An object of OpenShift's release payload (include.release.openshift.io/*

@@ -30,9 +30,8 @@
 #     once (alternative install files of a product, such as its DaemonSet
 #     and Deployment forms, or a base without a namespace and its rendering
 #     into one): facts are about the same workload when the namespaces are
-#     equal or one is missing, and the names are equal or the labels of one
-#     workload's pods are among the other's (a Service selecting one selects
-#     both), whatever the kinds. Stays quiet about two workloads neither of which is a
+#     equal or one is missing, and the names are equal or the same image
+#     binds the port, whatever the kinds. Stays quiet about two workloads neither of which is a
 #     DaemonSet: the scheduler places their pods apart. With a node inventory
 #     it compares the nodes each workload's pods can land on, taints
 #     included. Without one it does not guess where pools are: a workload
@@ -125,7 +124,7 @@ facts contains {
 	"daemonset": about.daemonset,
 	"nodes": about.nodes,
 	"label": about.label,
-	"workload": about.workload,
+	"workload": array.concat(about.workload, [_image(i)]),
 	"eligible": about.eligible,
 } if {
 	_uses_host_ports
@@ -163,19 +162,18 @@ _about := {
 	"daemonset": input.kind == "DaemonSet",
 	"nodes": _nodes(spec),
 	"label": sprintf("%s %q%s", [k8s.kind_label, name, _namespace_note]),
-	"workload": [input.kind, _namespace, name, _pod_labels],
+	"workload": [input.kind, _namespace, name],
 	"eligible": _eligible,
 } if {
 	spec := k8s.pod_spec
 	name := k8s.name
 }
 
-# _pod_labels are the labels of the pods (the template's, or a Pod's own).
-_pod_labels := ls if {
-	path := array.concat(array.slice(k8s.pod_spec_path, 0, count(k8s.pod_spec_path) - 1), ["metadata", "labels"])
-	ls := object.get(input, path, {})
-	is_object(ls)
-} else := {}
+# _image(i) is the image of container i, which binds the port.
+_image(i) := img if {
+	img := k8s.pod_spec.containers[i].image
+	is_string(img)
+} else := ""
 
 # _nodes is what says, without an inventory, which nodes the pods can land
 # on. ["generic", alternatives] for pods that are not pinned to a pool
@@ -333,7 +331,7 @@ _index := {
 	"daemonsets": _dss,
 	"ips": _ips,
 	"by_name": _by_name,
-	"by_labels": _by_labels,
+	"by_image": _by_image,
 	"facts": _facts,
 }
 
@@ -374,31 +372,34 @@ _view([key, nodes, ds, ip]) := _others([e |
 _entry(f) := [f.label, f.workload, object.get(f, "file", ""), object.get(f, "line", 0)]
 
 # _others(entries) are the workloads of the entries, sorted by label, once
-# each: where it is first written (several files can write one workload, one
-# workload can take a port twice), and not without a namespace when the
-# entries name it with one (the base is the same workload as its renderings).
-_others(entries) := [e |
-	some i, e in sorted
-	_first_of_workload(sorted, i)
+# each: where it is first written (several files or forms can write one
+# workload, one workload can take a port twice), and not without a namespace
+# when the entries name it with one (the base is the same workload as its
+# renderings). Entries are grouped by namespace and name, then by namespace
+# and image (_same_workload), each by sorting, so that a long list costs no
+# pairwise comparison.
+_others(entries) := sort([e |
+	some i, x in by_image
+	_first_key(by_image, i)
+	e := x[1]
 	not _named_with_namespace(e[1], namespaced)
-] if {
-	sorted := sort(entries)
+]) if {
 	namespaced := {[w[0], w[2]] | some [_, w, _, _] in entries; w[1] != ""}
+	by_name := sort([[[e[1][1], e[1][2]], e] | some e in entries])
+	by_image := sort([[[x[1][1][1], _image_key(x[1])], x[1]] |
+		some i, x in by_name
+		_first_key(by_name, i)
+	])
 }
 
-# An entry is the first of its workload when no entry before it is the same
-# workload in the same namespace: the forms of one workload are named once
-# (a base without a namespace is left out by _named_with_namespace).
-_first_of_workload(sorted, i) if {
-	every e in array.slice(sorted, 0, i) {
-		not _same_form(e[1], sorted[i][1])
-	}
-}
+_first_key(_, 0)
 
-_same_form(x, y) if {
-	x[1] == y[1]
-	_same_workload(x, y)
-}
+_first_key(xs, i) if xs[i - 1][0] != xs[i][0]
+
+# Entries without an image are not grouped by it: the entry is its own key.
+_image_key(e) := e[1][3] if e[1][3] != ""
+
+_image_key(e) := e if e[1][3] == ""
 
 _named_with_namespace(w, namespaced) if {
 	w[1] == ""
@@ -451,7 +452,7 @@ _any_ip(ip) if ip in {"", "0.0.0.0"}
 # among the few facts of the group with a's kind and name that a meets.
 _excluded(a, key) := count([e |
 	some e in _others([_entry(b) |
-		some id in (_index.by_name[[key, a.workload[2]]] | _with_labels(key, a.workload[3]))
+		some id in (_index.by_name[[key, a.workload[2]]] | object.get(_index.by_image, [[key, a.workload[3]]], set()))
 		b := _index.facts[id]
 		_meet(a, b)
 	])
@@ -463,17 +464,10 @@ _by_name[[key, f.workload[2]]] contains f.id if {
 	some f in group
 }
 
-# _by_labels[[group, [label, value]]] holds the facts whose pods carry the
-# label: candidates for the same pods (_same_pods).
-_by_labels[[key, [k, v]]] contains f.id if {
+_by_image[[key, f.workload[3]]] contains f.id if {
 	some key, group in _meeting
 	some f in group
-	some k, v in f.workload[3]
-}
-
-_with_labels(key, labels) := {id |
-	some k, v in labels
-	some id in object.get(_index.by_labels, [[key, [k, v]]], set())
+	f.workload[3] != ""
 }
 
 _facts := {f.id: f |
@@ -484,37 +478,18 @@ _facts := {f.id: f |
 # Two facts are about the same workload when their namespaces are equal, or
 # one of them is missing (a manifest without a namespace is installed into
 # some namespace, possibly the other's), and they have the same name or the
-# same pods (_same_pods): one product's alternative install files (a
-# DaemonSet and a Deployment of one proxy, the ReplicationController form of
-# a DaemonSet) are one workload, whatever their kinds.
+# port is bound by the same image: one product's alternative install files
+# (a DaemonSet and a Deployment of one proxy, the ReplicationController form
+# of a DaemonSet under another name) are one workload, whatever their kinds.
 _same_workload(x, y) if {
 	x[2] == y[2]
 	_same_namespace(x[1], y[1])
 }
 
 _same_workload(x, y) if {
-	_same_pods(x[3], y[3])
+	x[3] != ""
+	x[3] == y[3]
 	_same_namespace(x[1], y[1])
-}
-
-# Pods are the same application's when the labels of one are among the
-# other's: a Service that selects the first selects the second too.
-_same_pods(x, y) if {
-	count(x) > 0
-	count(y) > 0
-	_labels_within(x, y)
-}
-
-_same_pods(x, y) if {
-	count(x) > 0
-	count(y) > 0
-	_labels_within(y, x)
-}
-
-_labels_within(x, y) if {
-	every k, v in x {
-		y[k] == v
-	}
 }
 
 _same_namespace(x, x)

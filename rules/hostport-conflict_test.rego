@@ -1,11 +1,16 @@
 package dslint.rules["hostport-conflict"]
 
+# _ds(name, spec) is a DaemonSet whose containers run the image name:1.
 _ds(name, spec) := {
 	"apiVersion": "apps/v1",
 	"kind": "DaemonSet",
 	"metadata": {"name": name, "namespace": "ops"},
-	"spec": {"template": {"spec": spec}},
+	"spec": {"template": {"spec": _images(spec, concat("", [name, ":1"]))}},
 }
+
+_images(spec, image) := object.union(spec, {"containers": [object.union(c, {"image": image}) | some c in spec.containers]}) if {
+	is_array(spec.containers)
+} else := spec
 
 _deploy(name, spec) := object.union(_ds(name, spec), {"kind": "Deployment"})
 
@@ -235,23 +240,21 @@ test_same_name_elsewhere_is_another_workload if {
 }
 
 # A product's DaemonSet and Deployment forms (alternative install files) are
-# one workload, whatever the kinds; so are two names whose pods carry the
-# very same labels (a DaemonSet and its ReplicationController form).
+# one workload, whatever the kinds; so are two names whose port is bound by
+# the same image (a DaemonSet and its ReplicationController form).
 test_alternative_forms_are_one_workload if {
 	envoy := _ds("envoy", _port({"containerPort": 8080, "hostPort": 80}))
 	_findings([envoy, _deploy("envoy", _port({"containerPort": 8080, "hostPort": 80}))]) == set()
-	lb := _labelled(_ds("ingress-lb", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb"})
-	rc := object.union(_labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb"}), {"apiVersion": "v1", "kind": "ReplicationController"})
+	lb := _ds("ingress-lb", _port({"containerPort": 80, "hostPort": 80}))
+	rc := object.union(_with_image(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), "ingress-lb:1"), {"apiVersion": "v1", "kind": "ReplicationController"})
 	_findings([lb, rc]) == set()
-	wider := _labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb", "name": "ingress-lb"})
-	_findings([lb, wider]) == set()
-	other := _labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "other"})
+	other := _ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80}))
 	count(_findings([lb, other])) == 2
-	partly := _labelled(_ds("ingress-controller", _port({"containerPort": 80, "hostPort": 80})), {"k8s-app": "ingress-lb", "name": "other"})
-	count(_findings([_labelled(lb, {"k8s-app": "ingress-lb", "name": "lb"}), partly])) == 2
+	elsewhere := _in_namespace(_with_image(other, "ingress-lb:1"), "edge")
+	count(_findings([lb, elsewhere])) == 2
 }
 
-_labelled(obj, labels) := json.patch(obj, [{"op": "add", "path": "/spec/template/metadata", "value": {"labels": labels}}])
+_with_image(obj, image) := json.patch(obj, [{"op": "replace", "path": "/spec/template/spec/containers/0/image", "value": image}])
 
 # With an inventory the identity rule is the same.
 test_identity_with_an_inventory if {

@@ -95,24 +95,12 @@ report contains finding if {
 	some finding in _problems
 }
 
-# _any_suspect is true when some toleration may not be plainly valid
-# (_suspect). One pattern over the JSON text of the whole list decides: the
-# text json.marshal renders, compact and with keys sorted (effect, key,
-# operator, tolerationSeconds, value), e.g.
-#   [{"effect":"NoExecute","key":"node.kubernetes.io/not-ready","operator":"Exists","tolerationSeconds":300}]
-# It matches a list of mappings with only those fields, each of them plainly
-# valid: an effect that is "", NoSchedule, PreferNoSchedule or NoExecute;
-# operator Exists with an empty or valid key and an empty value, or operator
-# Equal (or none) with a valid key and a valid value; tolerationSeconds null,
-# or an integer with effect NoExecute. A valid key has at most four prefix
-# labels of at most 62 characters (within the 253 allowed) and a name of at
-# most 63; a valid value at most 63 characters. The pattern is stricter than
-# tol.valid (other fields, longer prefixes, 300.0 seconds): what it does
-# not match goes through the detailed checks, which find nothing wrong with
-# a valid toleration. The tests compare the two.
+# _any_suspect is true when some toleration may be invalid: the library's
+# one-pattern check (k8s.tolerations_plainly_valid) does not vouch for the
+# whole list.
 _any_suspect if {
-	tols := k8s.tolerations
-	not regex.match(`^\[(?:\{(?:"effect":"NoExecute",?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?))|(?:"effect":"(?:NoSchedule|PreferNoSchedule)?",?)?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":null,?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?)))\},?)*\]$`, json.marshal(tols))
+	_ = k8s.tolerations
+	not k8s.tolerations_plainly_valid
 }
 
 _problems contains result.fail(k8s.toleration_path(i), msg) if {

@@ -101,6 +101,7 @@ _master_taint := {"key": _master, "effect": "NoSchedule"}
 
 # With an inventory, no-matching-nodes places the pods exactly.
 report contains result.fail(_selector_path, msg) if {
+	count(_selected) > 0
 	not placement.has_inventory
 	nodes.node_name(k8s.pod_spec) == ""
 	missing := _untolerated

@@ -33,8 +33,9 @@
 #     pattern the ExtendedResourceToleration admission plugin completes), for
 #     PreferNoSchedule tolerations, for pods whose preferred node affinity
 #     steers away from the tolerated pool (NotIn or DoesNotExist on the
-#     taint's key: the pool is a last resort on purpose), and for
-#     tolerations the API server rejects. With an inventory it is exact: it fires only when the pods can
+#     taint's key: the pool is a last resort on purpose), for kubelet
+#     plugins (a device plugin tolerates its devices' taint and runs on every
+#     node to find them), and for tolerations the API server rejects. With an inventory it is exact: it fires only when the pods can
 #     land both on tainted dedicated nodes and on nodes with none of the
 #     taints they tolerate.
 #   remediation: |
@@ -119,6 +120,7 @@ _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), 
 	not placement.has_inventory
 	_unpinned
 	not _steers_away(key)
+	not k8s.is_kubelet_plugin
 	msg := _message(t)
 }
 
@@ -130,6 +132,7 @@ _report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), 
 	t in _dedicated_tolerations
 	_no_extended_resources
 	not _steers_away(t.key)
+	not k8s.is_kubelet_plugin
 	bare := _bare_pools
 	count(bare) > 0
 	_reaches_tolerated

@@ -355,3 +355,18 @@ test_preferred_away_from_the_pool_is_silent if {
 	toward := json.patch(away, [{"op": "replace", "path": "/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/0/preference/matchExpressions/0/operator", "value": "Exists"}])
 	count(report) == 1 with input as _job(toward)
 }
+
+# A device plugin tolerates its devices' taint and runs on every node to
+# find them: a kubelet plugin, known good.
+test_kubelet_plugin_is_silent if {
+	plugin := {
+		"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "gpu-device-plugin"},
+		"spec": {"template": {"spec": {
+			"containers": [{"name": "p", "image": "p"}],
+			"tolerations": [_gpu_toleration],
+			"volumes": [{"name": "dp", "hostPath": {"path": "/var/lib/kubelet/device-plugins"}}],
+		}}},
+	}
+	count(report) == 0 with input as plugin
+	count(report) == 1 with input as json.patch(plugin, [{"op": "remove", "path": "/spec/template/spec/volumes"}])
+}

@@ -44,7 +44,7 @@ spec:
   template:
     metadata: {labels: {app: a}}
     spec:
-      containers: [{name: a, image: x, ports: [{containerPort: 80, hostPort: 80}]}]
+      containers: [{name: a, image: registry.example.com/a:1, ports: [{containerPort: 80, hostPort: 80}]}]
 ---
 apiVersion: apps/v1
 kind: DaemonSet
@@ -55,7 +55,7 @@ spec:
   template:
     metadata: {labels: {app: b}}
     spec:
-      containers: [{name: b, image: x, ports: [{containerPort: 80, hostPort: 80}]}]
+      containers: [{name: b, image: registry.example.com/b:1, ports: [{containerPort: 80, hostPort: 80}]}]
 `
 
 // A cross-object finding is suppressed by the annotation of the object it
