@@ -36,9 +36,11 @@
 #     nodes run no workload pods), and for DaemonSets restricted to Windows
 #     nodes (control-plane nodes run Linux). A NotIn or DoesNotExist
 #     exclusion of other labels (Fargate, virtual kubelets) does not pin a
-#     DaemonSet to a pool, so it does not silence the rule. On managed
-#     clusters without control-plane nodes (EKS, GKE, AKS), turn it off in
-#     .dslint.yaml.
+#     DaemonSet to a pool, so it does not silence the rule. The taints
+#     follow the target release (kubernetesVersion): the master taint
+#     through 1.23, both in 1.24, the control-plane taint from 1.25. On
+#     managed clusters without control-plane nodes (EKS, GKE, AKS), turn it
+#     off in .dslint.yaml.
 #   remediation: |
 #     Add the toleration {key: node-role.kubernetes.io/control-plane,
 #     operator: Exists, effect: NoSchedule}. If the DaemonSet should not run on
@@ -84,18 +86,37 @@ _control_plane_taint := {"key": "node-role.kubernetes.io/control-plane", "effect
 report contains _severity(result.fail(_path, msg)) if {
 	input.kind == "DaemonSet"
 	k8s.is_daemonset
-	not _tolerates(_control_plane_taint)
+	count(_missing) > 0
 	not nodes.pins_pool(k8s.pod_spec)
 	not _excludes_control_plane
 	not _aims_at_a_pool
 	not k8s.is_kubelet_plugin
 	not _windows_only
-	msg := sprintf("daemonset %q does not tolerate the control-plane taint %q%s: it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}", [
+	msg := sprintf("daemonset %q does not tolerate the control-plane %s %s%s: it will not run on control-plane nodes; add %s", [
 		k8s.name,
-		tol.string_of_taint(_control_plane_taint),
+		_noun(_missing),
+		concat(" and ", [sprintf("%q", [tol.string_of_taint(t)]) | some t in _missing]),
 		_master_note,
+		concat(" and ", [sprintf("a toleration {key: %s, operator: Exists, effect: NoSchedule}", [t.key]) | some t in _missing]),
 	])
 }
+
+# The taints kubeadm puts on control-plane nodes in the target release
+# (reference §6): the master taint through 1.23, both in 1.24, the
+# control-plane taint from 1.25 on.
+_control_plane_taints := [_control_plane_taint] if {
+	settings.kubernetes_minor >= 25
+} else := [_master_taint, _control_plane_taint] if {
+	settings.kubernetes_minor == 24
+} else := [_master_taint]
+
+_master_taint := {"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"}
+
+_missing := [t | some t in _control_plane_taints; not _tolerates(t)]
+
+_noun([_]) := "taint"
+
+_noun(ts) := "taints" if count(ts) > 1
 
 # A DaemonSet that tolerates a dedicated taint (nvidia.com/gpu for a device
 # plugin) is meant for that pool, not for every node: its gap is a missing
@@ -146,7 +167,8 @@ _os_labels := {"kubernetes.io/os", "beta.kubernetes.io/os"}
 _tolerates(taint) if tol.tolerated(k8s.tolerations, taint)
 
 _master_note := " (it tolerates only the old master taint, which kubeadm stopped applying in 1.25)" if {
-	_tolerates({"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"})
+	settings.kubernetes_minor >= 25
+	_tolerates(_master_taint)
 } else := ""
 
 # A node agent proper (a node-wide duty in its pod spec) warns; any other

@@ -33,6 +33,8 @@
 #     needs both halves). If the nodes are yet to come, add them to the
 #     inventory.
 #   bad: |
+#     # The Node stands for the inventory: save it as nodes.yaml and run
+#     # dslint --nodes nodes.yaml on the Deployment.
 #     apiVersion: v1
 #     kind: Node
 #     metadata:
@@ -53,6 +55,7 @@
 #           nodeSelector: {pool: infra}
 #           containers: [{name: controller, image: cert-manager-controller:v1.15.3}]
 #   good: |
+#     # With the same nodes.yaml as inventory (--nodes nodes.yaml).
 #     apiVersion: v1
 #     kind: Node
 #     metadata:
