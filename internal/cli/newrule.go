@@ -130,6 +130,10 @@ const ruleTemplate = `# METADATA
 #   SARIF descriptor from this block.
 # custom:
 #   severity: warning
+#   intent: |
+#     Fires on every workload whose pod template sets no priorityClassName.
+#     Stays quiet for objects that are not workloads and for fragments (a
+#     patch or test assertion without containers).
 #   remediation: |
 #     Set priorityClassName in the pod template to one of the cluster's
 #     PriorityClasses.
