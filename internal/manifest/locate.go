@@ -20,6 +20,14 @@ type Position struct {
 // document (a missing field), the nearest existing parent is used; the
 // object's own position is its `kind:` line.
 func Locate(obj *yaml.Node, path []any) Position {
+	pos, _ := walk(obj, path)
+	return pos
+}
+
+// walk follows path from obj: the position of the last field or item it
+// reached, and the node at the end of path (nil when path leaves the
+// document).
+func walk(obj *yaml.Node, path []any) (Position, *yaml.Node) {
 	pos := kindPosition(obj)
 	cur := resolve(obj)
 	for _, step := range path {
@@ -27,20 +35,20 @@ func Locate(obj *yaml.Node, path []any) Position {
 		case string:
 			k, v := lookupPair(cur, s)
 			if k == nil {
-				return pos
+				return pos, nil
 			}
 			pos, cur = at(k), v
 		case int:
 			if cur == nil || cur.Kind != yaml.SequenceNode || s < 0 || s >= len(cur.Content) {
-				return pos
+				return pos, nil
 			}
 			cur = resolve(cur.Content[s])
 			pos = at(cur)
 		default:
-			return pos
+			return pos, nil
 		}
 	}
-	return pos
+	return pos, cur
 }
 
 // Origin is where the user wrote an object, which is where findings about
@@ -95,28 +103,11 @@ func (o Origin) FillWritten(path []any, msg string) string {
 
 // scalarAt is the text of the scalar at path in obj, as written.
 func scalarAt(obj *yaml.Node, path []any) (string, bool) {
-	cur := resolve(obj)
-	for _, step := range path {
-		switch s := step.(type) {
-		case string:
-			_, v := lookupPair(cur, s)
-			if v == nil {
-				return "", false
-			}
-			cur = v
-		case int:
-			if cur == nil || cur.Kind != yaml.SequenceNode || s < 0 || s >= len(cur.Content) {
-				return "", false
-			}
-			cur = resolve(cur.Content[s])
-		default:
-			return "", false
-		}
-	}
-	if cur == nil || cur.Kind != yaml.ScalarNode {
+	_, n := walk(obj, path)
+	if n == nil || n.Kind != yaml.ScalarNode {
 		return "", false
 	}
-	return cur.Value, true
+	return n.Value, true
 }
 
 func at(n *yaml.Node) Position { return Position{Line: n.Line, Column: n.Column} }
