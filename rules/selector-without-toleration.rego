@@ -123,15 +123,18 @@ report contains result.fail(_selector_path, msg) if {
 # named in the nodeSelector, and those of required node affinity when every
 # term requires one (terms are ORed: one term without leaves other nodes).
 _selected contains key if {
-	some key in object.keys(nodes.node_selector(k8s.pod_spec))
-	key in {_control_plane, _master}
+	selector := nodes.node_selector(k8s.pod_spec)
+	some key in [_control_plane, _master]
+	_ = selector[key]
 }
 
+# An expression that pins to a control-plane label is looked for first:
+# most terms name other labels, and then _affinity_pins is never needed.
 _selected contains expr.key if {
-	_affinity_pins
 	some term in _terms
 	some expr in _expressions(term)
 	_pins(expr)
+	_affinity_pins
 }
 
 _terms := nodes.required_terms(k8s.pod_spec)
