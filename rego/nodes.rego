@@ -140,6 +140,15 @@ _term_pins(term) if {
 	count(_list(object.get(term, "matchFields", []))) == 0
 }
 
+# expressions(term) maps the index of each matchExpressions entry of a
+# node selector term to it: only mappings, keeping their indexes (a term
+# or list that is not one has none).
+expressions(term) := {j: e |
+	is_object(term)
+	some j, e in _list(object.get(term, "matchExpressions", []))
+	is_object(e)
+}
+
 _list(x) := x if is_array(x)
 
 _list(x) := [] if not is_array(x)

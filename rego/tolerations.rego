@@ -111,6 +111,21 @@ _valid_operator(op, key, value) if {
 	labels.canonical_int(value)
 }
 
+# control_plane_taint and master_taint are the taints kubeadm puts on
+# control-plane nodes, the master one through 1.24 (reference §6).
+control_plane_taint := {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
+
+master_taint := {"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"}
+
+# control_plane_taints are those of the target release
+# (settings.kubernetes_minor): the master taint through 1.23, both in 1.24,
+# the control-plane taint from 1.25 on.
+control_plane_taints := [control_plane_taint] if {
+	settings.kubernetes_minor >= 25
+} else := [control_plane_taint, master_taint] if {
+	settings.kubernetes_minor == 24
+} else := [master_taint]
+
 # tolerated(tolerations, taint) is true when any toleration of the list
 # tolerates the taint (TolerationsTolerateTaint).
 tolerated(tolerations, taint) if {

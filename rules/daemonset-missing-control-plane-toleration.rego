@@ -81,8 +81,6 @@ import data.dslint.lib.result
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
-_control_plane_taint := {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
-
 report contains _severity(result.fail(_path, msg)) if {
 	input.kind == "DaemonSet"
 	k8s.is_daemonset
@@ -101,18 +99,9 @@ report contains _severity(result.fail(_path, msg)) if {
 	])
 }
 
-# The taints kubeadm puts on control-plane nodes in the target release
-# (reference §6): the master taint through 1.23, both in 1.24, the
-# control-plane taint from 1.25 on.
-_control_plane_taints := [_control_plane_taint] if {
-	settings.kubernetes_minor >= 25
-} else := [_master_taint, _control_plane_taint] if {
-	settings.kubernetes_minor == 24
-} else := [_master_taint]
-
-_master_taint := {"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"}
-
-_missing := [t | some t in _control_plane_taints; not _tolerates(t)]
+# The taints of control-plane nodes in the target release that the pods
+# do not tolerate.
+_missing := [t | some t in tol.control_plane_taints; not _tolerates(t)]
 
 _noun([_]) := "taint"
 
@@ -168,7 +157,7 @@ _tolerates(taint) if tol.tolerated(k8s.tolerations, taint)
 
 _master_note := " (it tolerates only the old master taint, which kubeadm stopped applying in 1.25)" if {
 	settings.kubernetes_minor >= 25
-	_tolerates(_master_taint)
+	_tolerates(tol.master_taint)
 } else := ""
 
 # A node agent proper (a node-wide duty in its pod spec) warns; any other

@@ -303,8 +303,8 @@ test_target_version if {
 	not contains(f.message, "old master taint")
 	contains(f.message, "the control-plane taint \"node-role.kubernetes.io/control-plane:NoSchedule\"")
 	g := _only(report, _spec_path) with input as _daemonset({}) with data.dslint.config as {"kubernetesVersion": "1.24"}
-	contains(g.message, "does not tolerate the control-plane taints \"node-role.kubernetes.io/master:NoSchedule\" and \"node-role.kubernetes.io/control-plane:NoSchedule\"")
-	contains(g.message, "add a toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule} and a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}")
+	contains(g.message, "does not tolerate the control-plane taints \"node-role.kubernetes.io/control-plane:NoSchedule\" and \"node-role.kubernetes.io/master:NoSchedule\"")
+	contains(g.message, "add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} and a toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}")
 	cp_only := _daemonset({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoSchedule"}]})
 	h := _only(report, _list_path) with input as cp_only with data.dslint.config as {"kubernetesVersion": "1.23"}
 	contains(h.message, "\"node-role.kubernetes.io/master:NoSchedule\"")

@@ -89,6 +89,7 @@
 package dslint.rules["deprecated-master-key"]
 
 import data.dslint.lib.k8s
+import data.dslint.lib.nodes
 import data.dslint.lib.result
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
@@ -96,9 +97,6 @@ import data.dslint.lib.tolerations as tol
 _master := "node-role.kubernetes.io/master"
 
 _control_plane := "node-role.kubernetes.io/control-plane"
-
-# The taint kubeadm puts on control-plane nodes since 1.24.
-_control_plane_taint := {"key": _control_plane, "effect": "NoSchedule"}
 
 # The master taint is gone from kubeadm clusters since 1.25, the master label
 # since 1.24 (reference §6): for an older target version (kubernetesVersion)
@@ -138,12 +136,12 @@ _openshift_payload if startswith(input.metadata.namespace, "openshift-")
 _toleration_report contains result.fail(array.concat(k8s.toleration_path(i), ["key"]), msg) if {
 	some i, t in k8s.valid_tolerations
 	t.key == "node-role.kubernetes.io/master"
-	not tol.tolerated(_user_tolerations, _control_plane_taint)
+	not tol.tolerated(_user_tolerations, tol.control_plane_taint)
 	not tol.tolerated(_user_tolerations, _twin(t))
 	msg := sprintf("toleration of the deprecated taint %q has no counterpart for %q: kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes %q instead, so this toleration no longer lets pods onto them; add {key: %s, operator: %s%s} next to it", [
 		_master,
 		_control_plane,
-		tol.string_of_taint(_control_plane_taint),
+		tol.string_of_taint(tol.control_plane_taint),
 		_control_plane,
 		_operator(t),
 		_effect_suffix(t),
@@ -186,7 +184,7 @@ _required_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "
 
 _preferred_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"])
 
-# The expressions of nodes.required_terms(k8s.pod_spec) as _expressions reads
+# The expressions of nodes.required_terms(k8s.pod_spec) as nodes.expressions reads
 # them: a term with matchExpressions is a mapping, an expression with a key
 # is one, and only arrays are iterated.
 _affinity_report contains result.fail(array.concat(_required_path, [i, "matchExpressions", j, "key"]), msg) if {
@@ -200,7 +198,7 @@ _affinity_report contains result.fail(array.concat(_required_path, [i, "matchExp
 	msg := sprintf("required node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): %s; use %q, or add a term for it", [_master, _required_effect(expr), _control_plane])
 }
 
-# The expressions of _preferred_terms as _expressions reads them: an entry
+# The expressions of _preferred_terms as nodes.expressions reads them: an entry
 # whose preference has matchExpressions is a mapping, and so is that
 # preference.
 _affinity_report contains result.fail(array.concat(_preferred_path, [i, "preference", "matchExpressions", j, "key"]), msg) if {
@@ -230,15 +228,8 @@ _preference(w) := p if {
 # select the control plane, both expressions in one term to avoid it).
 _mentions_control_plane(terms) if {
 	some term in terms
-	some expr in _expressions(term)
+	some expr in nodes.expressions(term)
 	expr.key == _control_plane
-}
-
-# _expressions(term) maps the index of each expression of a term to it.
-_expressions(term) := {j: e |
-	is_object(term)
-	some j, e in _list(object.get(term, "matchExpressions", []))
-	is_object(e)
 }
 
 _list(x) := x if is_array(x)

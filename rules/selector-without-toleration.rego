@@ -95,10 +95,6 @@ _master := "node-role.kubernetes.io/master"
 
 # The taints kubeadm puts on control-plane nodes (reference §6): the
 # control-plane one since 1.24, the master one through 1.24.
-_control_plane_taint := {"key": _control_plane, "effect": "NoSchedule"}
-
-_master_taint := {"key": _master, "effect": "NoSchedule"}
-
 # With an inventory, no-matching-nodes places the pods exactly.
 report contains result.fail(_selector_path, msg) if {
 	count(_selected) > 0
@@ -132,7 +128,7 @@ _selected contains key if {
 # most terms name other labels, and then _affinity_pins is never needed.
 _selected contains expr.key if {
 	some term in _terms
-	some expr in _expressions(term)
+	some expr in nodes.expressions(term)
 	_pins(expr)
 	_affinity_pins
 }
@@ -147,7 +143,7 @@ _affinity_pins if {
 }
 
 _term_pins(term) if {
-	some expr in _expressions(term)
+	some expr in nodes.expressions(term)
 	_pins(expr)
 }
 
@@ -156,14 +152,6 @@ _term_pins(term) if {
 _pins(expr) if {
 	expr.key in {_control_plane, _master}
 	expr.operator in {"In", "Exists"}
-}
-
-# _expressions(term) maps the index of each expression of a term (a
-# mapping) to it; entries that are not mappings keep their indexes.
-_expressions(term) := {j: e |
-	is_object(term)
-	some j, e in _list(object.get(term, "matchExpressions", []))
-	is_object(e)
 }
 
 # _selector_path is the selector key that pins the pods: the nodeSelector's
@@ -183,13 +171,13 @@ _selector_path := array.concat(k8s.pod_spec_path, ["nodeSelector", _control_plan
 # _first_pinning_expression is the index of the first term's expression on
 # the control-plane label, else of its first on the master label.
 _first_pinning_expression := min(js) if {
-	js := {j | some j, e in _expressions(_terms[0]); _pins(e); e.key == _control_plane}
+	js := {j | some j, e in nodes.expressions(_terms[0]); _pins(e); e.key == _control_plane}
 	count(js) > 0
-} else := min({j | some j, e in _expressions(_terms[0]); _pins(e)})
+} else := min({j | some j, e in nodes.expressions(_terms[0]); _pins(e)})
 
 _selection := sprintf("nodeSelector %q", [_selector_path[count(_selector_path) - 1]]) if {
 	"nodeSelector" in _selector_path
-} else := sprintf("required node affinity on %q", [_expressions(_terms[0])[_first_pinning_expression].key])
+} else := sprintf("required node affinity on %q", [nodes.expressions(_terms[0])[_first_pinning_expression].key])
 
 # --- which taints they must tolerate -----------------------------------------------
 
@@ -203,10 +191,11 @@ _selection := sprintf("nodeSelector %q", [_selector_path[count(_selector_path) -
 # carry the control-plane taint, and distributions that keep the master
 # label (OpenShift) keep the master taint: a master selector never asks for
 # the control-plane toleration.
-_needed := array.concat(
-	[_control_plane_taint | _control_plane in _selected],
-	[_master_taint | settings.kubernetes_minor < 25],
-)
+_needed := tol.control_plane_taints if {
+	_control_plane in _selected
+} else := [tol.master_taint] if {
+	settings.kubernetes_minor < 25
+} else := []
 
 _untolerated := [t |
 	count(_selected) > 0
@@ -254,7 +243,3 @@ _why_not(t) := sprintf("has operator Equal and value %q: the taint has no value,
 } else := sprintf("is for effect %q only", [tol.field(t, "effect")]) if {
 	not tol.field(t, "effect") in {"", "NoSchedule"}
 } else := sprintf("has operator %q, which matches nothing", [tol.field(t, "operator")])
-
-_list(x) := x if is_array(x)
-
-_list(x) := [] if not is_array(x)

@@ -296,3 +296,11 @@ test_malformed_expressions_keep_indexes if {
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy(_required([{"matchExpressions": [null, _exists(_cp)]}]))
 }
+
+# Before 1.24 kubeadm taints control-plane nodes with the master key only:
+# a control-plane selector needs no control-plane toleration there.
+test_control_plane_selector_before_1_24_needs_only_the_master_taint if {
+	some f in report with input as _deploy({"nodeSelector": {_cp: ""}})
+		with data.dslint.config.kubernetesVersion as "1.22"
+	contains(f.message, "does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\":")
+}

@@ -125,14 +125,6 @@ default _eviction_note := ""
 
 # Node agents (DaemonSets) and hostNetwork components (CNI, cluster
 # bootstrap) tolerate everything on purpose: the rule only informs.
-_severity(f) := result.with_severity(f, "info") if k8s.is_daemonset
-
 _severity(f) := result.with_severity(f, "info") if {
-	not k8s.is_daemonset
 	k8s.pod_spec.hostNetwork == true
-}
-
-_severity(f) := f if {
-	not k8s.is_daemonset
-	not k8s.pod_spec.hostNetwork == true
-}
+} else := result.info_for_daemonsets(f)
