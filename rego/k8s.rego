@@ -6,104 +6,211 @@ package dslint.lib.k8s
 
 import data.dslint.lib.tolerations as tol
 
-# group is the API group of input ("" for the core group).
+# group is the API group of input ("" for the core group): what comes
+# before the first "/" of apiVersion.
 default group := ""
 
 group := split(input.apiVersion, "/")[0] if contains(input.apiVersion, "/")
 
-# pod_spec_path is the path from the object to its pod spec, for the
-# workload kinds in the API groups they are served from; a custom resource
-# that reuses a kind name in another group is not a workload. The group is
-# what comes before the first "/" of apiVersion (startswith), "" for the core
-# group. One body per kind and group: OPA's rule index picks the bodies by
-# input.kind, so a kind that is no workload costs no body at all.
-pod_spec_path := ["spec"] if {
-	input.kind == "Pod"
-	group == ""
+# templates maps an API group and kind to where objects of that kind keep
+# their pod templates: each entry's "pod" is the path from the object to a
+# pod spec, and "replicas" (where there is one) the path to how many pods
+# it makes. A "*" in a path stands for every item of a list or every value
+# of a mapping (the worker groups of a RayCluster, the replica specs of a
+# PyTorchJob). A kind name served from another group is another kind: a
+# custom resource named Deployment is no workload. Adding a kind, or a
+# place where a kind keeps a pod template, is one entry here: rules,
+# placement and custom policies read the pods through `pods`.
+templates := {
+	"": {
+		"Pod": [{"pod": ["spec"]}],
+		"PodTemplate": [{"pod": ["template", "spec"]}],
+		"ReplicationController": [_controller],
+	},
+	"apps": {
+		"Deployment": [_controller],
+		"ReplicaSet": [_controller],
+		"DaemonSet": [{"pod": ["spec", "template", "spec"]}],
+		"StatefulSet": [_controller],
+	},
+	"extensions": {
+		"Deployment": [_controller],
+		"ReplicaSet": [_controller],
+		"DaemonSet": [{"pod": ["spec", "template", "spec"]}],
+	},
+	"batch": {
+		"Job": [{"pod": ["spec", "template", "spec"], "replicas": ["spec", "parallelism"]}],
+		"CronJob": [{"pod": ["spec", "jobTemplate", "spec", "template", "spec"], "replicas": ["spec", "jobTemplate", "spec", "parallelism"]}],
+	},
+	# JobSet: a group of Jobs (sigs.k8s.io/jobset).
+	"jobset.x-k8s.io": {"JobSet": [{
+		"pod": ["spec", "replicatedJobs", "*", "template", "spec", "template", "spec"],
+		"replicas": ["spec", "replicatedJobs", "*", "replicas"],
+	}]},
+	# LeaderWorkerSet: groups of a leader pod and worker pods (sigs.k8s.io/lws).
+	"leaderworkerset.x-k8s.io": {"LeaderWorkerSet": [
+		{"pod": ["spec", "leaderWorkerTemplate", "leaderTemplate", "spec"], "replicas": ["spec", "replicas"]},
+		{"pod": ["spec", "leaderWorkerTemplate", "workerTemplate", "spec"], "replicas": ["spec", "replicas"]},
+	]},
+	# KubeRay: a Ray cluster's head and worker groups, on their own or in a
+	# RayJob or RayService.
+	"ray.io": {
+		"RayCluster": _ray_cluster(["spec"]),
+		"RayJob": _ray_cluster(["spec", "rayClusterSpec"]),
+		"RayService": _ray_cluster(["spec", "rayClusterConfig"]),
+	},
+	# Kubeflow training jobs: a pod template per replica type (Master,
+	# Worker, PS, Launcher, ...).
+	"kubeflow.org": {
+		"PyTorchJob": [_replica_specs("pytorchReplicaSpecs")],
+		"TFJob": [_replica_specs("tfReplicaSpecs")],
+		"MPIJob": [_replica_specs("mpiReplicaSpecs")],
+		"XGBoostJob": [_replica_specs("xgbReplicaSpecs")],
+		"PaddleJob": [_replica_specs("paddleReplicaSpecs")],
+		"JAXJob": [_replica_specs("jaxReplicaSpecs")],
+		"MXJob": [_replica_specs("mxReplicaSpecs")],
+	},
+	# Volcano batch jobs: one pod template per task.
+	"batch.volcano.sh": {"Job": [{"pod": ["spec", "tasks", "*", "template", "spec"], "replicas": ["spec", "tasks", "*", "replicas"]}]},
+	# Argo Workflows: each template of a workflow runs its own pods, with
+	# scheduling fields (nodeSelector, tolerations, affinity) of a pod spec.
+	"argoproj.io": {
+		"Workflow": [{"pod": ["spec", "templates", "*"]}],
+		"WorkflowTemplate": [{"pod": ["spec", "templates", "*"]}],
+		"ClusterWorkflowTemplate": [{"pod": ["spec", "templates", "*"]}],
+		"CronWorkflow": [{"pod": ["spec", "workflowSpec", "templates", "*"]}],
+	},
+	# Knative Serving: a revision template.
+	"serving.knative.dev": {"Service": [{"pod": ["spec", "template", "spec"]}]},
+	# KServe: the predictor, transformer and explainer are pod specs inline.
+	"serving.kserve.io": {"InferenceService": [
+		{"pod": ["spec", "predictor"], "replicas": ["spec", "predictor", "minReplicas"]},
+		{"pod": ["spec", "transformer"], "replicas": ["spec", "transformer", "minReplicas"]},
+		{"pod": ["spec", "explainer"], "replicas": ["spec", "explainer", "minReplicas"]},
+	]},
 }
 
-pod_spec_path := ["template", "spec"] if {
-	input.kind == "PodTemplate"
-	group == ""
+_controller := {"pod": ["spec", "template", "spec"], "replicas": ["spec", "replicas"]}
+
+_ray_cluster(at) := [
+	{"pod": array.concat(at, ["headGroupSpec", "template", "spec"])},
+	{
+		"pod": array.concat(at, ["workerGroupSpecs", "*", "template", "spec"]),
+		"replicas": array.concat(at, ["workerGroupSpecs", "*", "replicas"]),
+	},
+]
+
+_replica_specs(field) := {
+	"pod": ["spec", field, "*", "template", "spec"],
+	"replicas": ["spec", field, "*", "replicas"],
 }
 
-pod_spec_path := ["spec", "template", "spec"] if {
-	input.kind == "ReplicationController"
-	group == ""
+# builtin is true for the kinds Kubernetes itself serves, whose pod specs
+# the API server validates in full.
+builtin if group in {"", "apps", "extensions", "batch"}
+
+# _places are the object's pod templates as [path to the pod spec, path to
+# its replicas or null], wildcards resolved against input.
+_places contains [entry.pod, object.get(entry, "replicas", null)] if {
+	some entry in templates[group][input.kind]
+	not "*" in entry.pod
 }
 
-pod_spec_path := ["spec", "template", "spec"] if {
-	input.kind == "Deployment"
-	startswith(input.apiVersion, "apps/")
+_places contains [_fill(entry.pod, i, k), _fill(object.get(entry, "replicas", null), i, k)] if {
+	some entry in templates[group][input.kind]
+	some i, step in entry.pod
+	step == "*"
+	some k, _ in object.get(input, array.slice(entry.pod, 0, i), null)
 }
 
-pod_spec_path := ["spec", "template", "spec"] if {
-	input.kind == "Deployment"
-	startswith(input.apiVersion, "extensions/")
-}
+# _fill puts k in the place of the "*" at index i of path.
+_fill(null, _, _) := null
 
-pod_spec_path := ["spec", "template", "spec"] if {
-	input.kind == "ReplicaSet"
-	startswith(input.apiVersion, "apps/")
-}
+_fill(path, i, k) := array.concat(array.concat(array.slice(path, 0, i), [k]), array.slice(path, i + 1, count(path))) if is_array(path)
 
-pod_spec_path := ["spec", "template", "spec"] if {
-	input.kind == "ReplicaSet"
-	startswith(input.apiVersion, "extensions/")
-}
-
-pod_spec_path := ["spec", "template", "spec"] if {
-	input.kind == "DaemonSet"
-	startswith(input.apiVersion, "apps/")
-}
-
-pod_spec_path := ["spec", "template", "spec"] if {
-	input.kind == "DaemonSet"
-	startswith(input.apiVersion, "extensions/")
-}
-
-pod_spec_path := ["spec", "template", "spec"] if {
-	input.kind == "StatefulSet"
-	startswith(input.apiVersion, "apps/")
-}
-
-pod_spec_path := ["spec", "template", "spec"] if {
-	input.kind == "Job"
-	startswith(input.apiVersion, "batch/")
-}
-
-pod_spec_path := ["spec", "jobTemplate", "spec", "template", "spec"] if {
-	input.kind == "CronJob"
-	startswith(input.apiVersion, "batch/")
-}
-
-# is_workload is true when input is an object with a pod template that can
-# be applied as it is.
-is_workload if {
-	pod_spec_path
+# pods are the object's pod templates, prepared once for every rule: iterate
+# them with `some pod in k8s.pods`. A workload kind has one; a custom
+# resource may have several (a RayCluster's head and each worker group).
+# Each pod is:
+#   path               the path from the object to the pod spec
+#   spec               the pod spec (a template that is absent or no
+#                      mapping is no pod)
+#   tolerations        its tolerations ([] when the field is not a list)
+#   valid_tolerations  the tolerations the API server accepts (tol.valid),
+#                      by their index: a rejected one gets one finding, from
+#                      invalid-toleration; every other rule judges these
+#   daemonset          true when its pods go to every node they may (a
+#                      DaemonSet)
+#   replicas           the number of pods as written, or null
+#   where              the path to the pod spec in words, for messages of
+#                      kinds with several pods ("" for one:
+#                      "spec.workerGroupSpecs[0]" in a RayCluster)
+# Fragments (is_fragment) have no pods.
+pods := [_pod(path, replicas) |
+	some [path, replicas] in _places
 	not is_fragment
+]
+
+_pod(path, replicas) := {
+	"path": path,
+	"spec": spec,
+	"tolerations": ts,
+	"valid_tolerations": _valid_tolerations(ts),
+	"daemonset": _daemon_kind,
+	"replicas": object.get(input, replicas, null),
+	"where": _where(path),
+} if {
+	spec := object.get(input, path, null)
+	is_object(spec)
+	ts := _list(object.get(spec, "tolerations", []))
 }
 
-# is_fragment is true for a workload kind whose pod template could not be
-# applied on its own: no pod spec, no containers, or a container without an
-# image. The API server rejects such an object, so it is a piece of one: a
-# Kustomize patch merged into its base, a test assertion (kuttl, chainsaw)
-# that checks a few fields of a live object, or an excerpt in docs. No rule
-# judges it; the summary counts it as skipped. This is decided here once,
-# so every rule skips the same objects.
-is_fragment if {
-	pod_spec_path
-	not _has_containers(pod_spec_as_written)
+_where(_) := "" if _single_template
+
+_where(path) := concat("", [step_text | some i, step in path; step_text := _step(i, step)]) if {
+	not _single_template
 }
 
-is_fragment if {
-	some c in _list(pod_spec_as_written.containers)
-	not _has_image(c)
+_single_template if {
+	count(templates[group][input.kind]) == 1
+	not "*" in templates[group][input.kind][0].pod
 }
 
+_step(0, step) := step if is_string(step)
+
+_step(i, step) := concat("", [".", step]) if {
+	i > 0
+	is_string(step)
+}
+
+_step(_, step) := sprintf("[%d]", [step]) if is_number(step)
+
+# is_workload is true when input has a pod template that can be applied as
+# it is.
+is_workload if count(pods) > 0
+
+# is_fragment is true for a built-in workload kind whose pod template could
+# not be applied on its own: no pod spec, no containers, or a container
+# without an image. The API server rejects such an object, so it is a piece
+# of one: a Kustomize patch merged into its base, a test assertion (kuttl,
+# chainsaw) that checks a few fields of a live object, or an excerpt in
+# docs. No rule judges it; the summary counts it as skipped. Custom
+# resources are not held to this: their controllers fill in containers (a
+# KServe predictor names a model, not an image).
 is_fragment if {
-	some c in _list(pod_spec_as_written.initContainers)
-	not _has_image(c)
+	builtin
+	some [path, _] in _places
+	not _complete(object.get(input, path, null))
+}
+
+_complete(spec) if {
+	_has_containers(spec)
+	every c in spec.containers {
+		_has_image(c)
+	}
+	every c in _list(object.get(spec, "initContainers", [])) {
+		_has_image(c)
+	}
 }
 
 _has_containers(spec) if {
@@ -111,53 +218,39 @@ _has_containers(spec) if {
 	count(spec.containers) > 0
 }
 
-_list(x) := x if is_array(x)
-
-# pod_spec_as_written is the value at pod_spec_path as the manifest has it
-# (null when absent, and whatever it is when it is no mapping), for a
-# workload kind, fragments included.
-pod_spec_as_written := object.get(input, pod_spec_path, null)
-
 _has_image(c) if {
 	is_string(c.image)
 	c.image != ""
 }
 
+_list(x) := x if is_array(x)
+
+_list(x) := [] if not is_array(x)
+
+# is_daemonset is true for a DaemonSet that is no fragment.
 is_daemonset if {
-	input.kind == "DaemonSet"
+	_daemon_kind
 	is_workload
 }
 
-# pod_spec is the workload's pod spec ({} when the manifest leaves it out).
-pod_spec := s if {
-	s := pod_spec_as_written
-	is_object(s)
-	not is_fragment # with pod_spec_as_written defined: is_workload, in fewer lookups
-} else := {} if is_workload
+default _daemon_kind := false
 
-# tolerations is the pod spec's list of tolerations ([] when the field is
-# not a list, undefined when the pod spec has none, which iterates alike):
-# iterate it with `some i, t in k8s.tolerations`.
-tolerations := ts if {
-	ts := pod_spec.tolerations
-	is_array(ts)
-} else := [] if {
-	_ = pod_spec.tolerations
+_daemon_kind if {
+	input.kind == "DaemonSet"
+	group in {"apps", "extensions"}
 }
 
-# valid_tolerations are the tolerations the API server accepts
-# (tol.valid), by their index in the manifest: iterate them with
-# `some i, t in k8s.valid_tolerations`. A rejected toleration gets one
-# finding, from invalid-toleration; every other rule judges these.
-valid_tolerations := {i: t | some i, t in tolerations} if {
-	tolerations_plainly_valid
+# _valid_tolerations are the tolerations of the list ts that the API server
+# accepts, by index.
+_valid_tolerations(ts) := {i: t | some i, t in ts} if {
+	tolerations_plainly_valid(ts)
 } else := {i: t |
-	some i, t in tolerations
+	some i, t in ts
 	tol.valid(t)
 }
 
 # tolerations_plainly_valid is true when one pattern over the JSON text of
-# the whole list vouches for every toleration: the text json.marshal
+# the whole list ts vouches for every toleration: the text json.marshal
 # renders, compact and with keys sorted (effect, key, operator,
 # tolerationSeconds, value), e.g.
 #   [{"effect":"NoExecute","key":"node.kubernetes.io/not-ready","operator":"Exists","tolerationSeconds":300}]
@@ -171,11 +264,11 @@ valid_tolerations := {i: t | some i, t in tolerations} if {
 # prefixes, 300.0 seconds): what it does not vouch for goes through
 # tol.valid one toleration at a time. A fast path: on make bench's 10,000
 # workloads, checking each toleration with tol.valid instead took 0.3 s
-# more of a 3 s lint. invalid-toleration's tests hold it to tol.valid.
-tolerations_plainly_valid if regex.match(`^\[(?:\{(?:"effect":"NoExecute",?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?))|(?:"effect":"(?:NoSchedule|PreferNoSchedule)?",?)?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":null,?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?)))\},?)*\]$`, json.marshal(tolerations))
+# more of a 3 s lint. The library's tests hold it to tol.valid.
+tolerations_plainly_valid(ts) if regex.match(`^\[(?:\{(?:"effect":"NoExecute",?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?))|(?:"effect":"(?:NoSchedule|PreferNoSchedule)?",?)?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":null,?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?)))\},?)*\]$`, json.marshal(ts))
 
-# toleration_path is the path of the toleration at index i.
-toleration_path(i) := array.concat(pod_spec_path, ["tolerations", i])
+# toleration_path is the path of the toleration at index i of pod.
+toleration_path(pod, i) := array.concat(pod.path, ["tolerations", i])
 
 # name is the object's name, for messages.
 default name := ""
@@ -193,23 +286,20 @@ _named if is_string(input.metadata.name)
 # kind_label is the kind in lowercase, for messages ("daemonset", "pod").
 kind_label := lower(input.kind)
 
-# toleration_list_path is the path of the pod spec's tolerations list.
-toleration_list_path := array.concat(pod_spec_path, ["tolerations"])
-
-# host_paths are the paths of the pod's hostPath volumes.
-host_paths contains path if {
-	some v in pod_spec.volumes
+# host_paths are the paths of the hostPath volumes of a pod spec.
+host_paths(spec) := {path |
+	some v in spec.volumes
 	path := v.hostPath.path
 	is_string(path)
 }
 
-# is_kubelet_plugin is true for a pod that registers with the kubelet or
+# is_kubelet_plugin is true for a pod spec whose pod registers with the kubelet or
 # reads what it allocated: a device plugin (/var/lib/kubelet/device-plugins),
 # a CSI node plugin or DRA kubelet plugin (plugins_registry, plugins), a
 # device monitor (pod-resources). It serves pods on its own node. The kubelet
 # directory may sit elsewhere (k0s, microk8s), so its last segment is matched.
-is_kubelet_plugin if {
-	some path in host_paths
+is_kubelet_plugin(spec) if {
+	some path in host_paths(spec)
 	some dir in _kubelet_plugin_dirs
 	contains(concat("", [path, "/"]), dir)
 }
@@ -221,7 +311,7 @@ _kubelet_plugin_dirs := [
 	"/kubelet/pod-resources/",
 ]
 
-# is_node_agent is true for a pod with a node-wide duty: it mounts what
+# is_node_agent is true for a pod spec whose pod has a node-wide duty: it mounts what
 # the node's own processes write or read (logs, /proc, the container
 # runtime's sockets and logs, CNI configuration, kernel modules, FlexVolume
 # drivers). Log shippers, metrics exporters, security and network agents
@@ -230,8 +320,8 @@ _kubelet_plugin_dirs := [
 # one application (nsenter, chroot) use the first two, hardware discovery
 # (feature discovery, device labellers) reads /sys, and hardware matters
 # only on the nodes that have it.
-is_node_agent if {
-	some path in host_paths
+is_node_agent(spec) if {
+	some path in host_paths(spec)
 	_node_wide_path(trim_right(path, "/"))
 }
 
@@ -263,3 +353,24 @@ _node_wide_dirs := [
 	# detach, so they belong on the control plane too.
 	"/usr/libexec/kubernetes/kubelet-plugins",
 ]
+
+# Transition: the single pod of a built-in workload kind, as rules read it
+# before k8s.pods. Removed once every rule and the placement library read
+# k8s.pods.
+pod_spec_path := path if {
+	count(_places) == 1
+	some [path, _] in _places
+}
+
+pod_spec := pods[0].spec if count(pods) == 1
+
+tolerations := pods[0].tolerations if {
+	count(pods) == 1
+	_ = pods[0].spec.tolerations
+}
+
+valid_tolerations := pods[0].valid_tolerations if count(pods) == 1
+
+toleration_list_path := array.concat(pod_spec_path, ["tolerations"])
+
+single_toleration_path(i) := array.concat(pod_spec_path, ["tolerations", i])

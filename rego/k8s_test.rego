@@ -73,12 +73,82 @@ test_pod_spec_and_tolerations if {
 	not is_daemonset with input as _obj("apps/v1", "DaemonSet", _template({"containers": [{"name": "c"}]}))
 }
 
-test_pod_spec_as_written if {
-	pod_spec_as_written == _c with input as _obj("apps/v1", "Deployment", _template(_c))
-	pod_spec_as_written == {"containers": [{"name": "c"}]} with input as _obj("apps/v1", "Deployment", _template({"containers": [{"name": "c"}]}))
-	pod_spec_as_written == "x" with input as _obj("apps/v1", "Deployment", _template("x"))
-	pod_spec_as_written == null with input as _obj("apps/v1", "Deployment", {})
-	not pod_spec_as_written with input as _obj("v1", "ConfigMap", {"spec": _c})
+# A built-in workload has one pod; fragments none.
+test_pods_of_builtin_kinds if {
+	[pod] := pods with input as _obj("apps/v1", "Deployment", {"spec": {"replicas": 3, "template": {"spec": _c}}})
+	pod.path == ["spec", "template", "spec"]
+	pod.spec == _c
+	pod.tolerations == []
+	pod.valid_tolerations == {}
+	pod.replicas == 3
+	pod.where == ""
+	not pod.daemonset
+	[ds] := pods with input as _obj("apps/v1", "DaemonSet", _template(_c))
+	ds.daemonset
+	ds.replicas == null
+	pods == [] with input as _obj("apps/v1", "DaemonSet", _template({"containers": [{"name": "c"}]}))
+	pods == [] with input as _obj("v1", "ConfigMap", {"spec": _c})
+}
+
+_tols := [{"key": "a", "operator": "Exists"}, {"key": "b", "operator": "Exists", "value": "x"}]
+
+# Invalid tolerations are left out of valid_tolerations, by index.
+test_valid_tolerations_by_index if {
+	[pod] := pods with input as _obj("v1", "Pod", {"spec": object.union(_c, {"tolerations": _tols})})
+	pod.tolerations == _tols
+	pod.valid_tolerations == {0: _tols[0]}
+	[other] := pods with input as _obj("v1", "Pod", {"spec": object.union(_c, {"tolerations": "x"})})
+	other.tolerations == []
+}
+
+# Custom resources with pod templates: every template is a pod, at its
+# path, whether it is in a list (worker groups) or a mapping (replica
+# specs), with the number of its pods.
+test_pods_of_custom_resources if {
+	ray := {"spec": {
+		"headGroupSpec": {"template": {"spec": _c}},
+		"workerGroupSpecs": [
+			{"replicas": 2, "template": {"spec": _c}},
+			{"replicas": 4, "template": {"spec": object.union(_c, {"tolerations": _tols})}},
+		],
+	}}
+	ray_pods := pods with input as _obj("ray.io/v1", "RayCluster", ray)
+	[p.path | some p in ray_pods] == [
+		["spec", "headGroupSpec", "template", "spec"],
+		["spec", "workerGroupSpecs", 0, "template", "spec"],
+		["spec", "workerGroupSpecs", 1, "template", "spec"],
+	]
+	[p.replicas | some p in ray_pods] == [null, 2, 4]
+	[p.where | some p in ray_pods] == ["spec.headGroupSpec.template.spec", "spec.workerGroupSpecs[0].template.spec", "spec.workerGroupSpecs[1].template.spec"]
+	ray_pods[2].valid_tolerations == {0: _tols[0]}
+
+	job := {"spec": {"pytorchReplicaSpecs": {
+		"Master": {"replicas": 1, "template": {"spec": _c}},
+		"Worker": {"replicas": 8, "template": {"spec": _c}},
+	}}}
+	[p.path | some p in pods] == [
+		["spec", "pytorchReplicaSpecs", "Master", "template", "spec"],
+		["spec", "pytorchReplicaSpecs", "Worker", "template", "spec"],
+	] with input as _obj("kubeflow.org/v1", "PyTorchJob", job)
+
+	[p.path | some p in pods] == [["spec", "replicatedJobs", 0, "template", "spec", "template", "spec"]] with input as _obj(
+		"jobset.x-k8s.io/v1alpha2", "JobSet",
+		{"spec": {"replicatedJobs": [{"replicas": 1, "template": {"spec": {"template": {"spec": _c}}}}]}},
+	)
+}
+
+# A custom resource's controller fills in what it leaves out (a KServe
+# predictor names a model, not a container), so it is no fragment; a
+# template that is absent is no pod.
+test_custom_resources_are_not_fragments if {
+	isvc := _obj("serving.kserve.io/v1beta1", "InferenceService", {"spec": {"predictor": {"model": {"modelFormat": {"name": "x"}}, "tolerations": _tols}}})
+	[p] := pods with input as isvc
+	p.path == ["spec", "predictor"]
+	p.valid_tolerations == {0: _tols[0]}
+	not is_fragment with input as isvc
+	is_workload with input as isvc
+	pods == [] with input as _obj("ray.io/v1", "RayCluster", {"spec": {}})
+	pods == [] with input as _obj("example.com/v1", "RayCluster", {"spec": {"headGroupSpec": {"template": {"spec": _c}}}})
 }
 
 test_name_from_generate_name if {

@@ -88,7 +88,7 @@ report contains _severity(result.fail(_path, msg)) if {
 	not nodes.pins_pool(k8s.pod_spec)
 	not _excludes_control_plane
 	not _aims_at_a_pool
-	not k8s.is_kubelet_plugin
+	not k8s.is_kubelet_plugin(k8s.pod_spec)
 	not _windows_only
 	msg := sprintf("daemonset %q does not tolerate the control-plane %s %s%s: it will not run on control-plane nodes; add %s", [
 		k8s.name,
@@ -162,9 +162,9 @@ _master_note := " (it tolerates only the old master taint, which kubeadm stopped
 
 # A node agent proper (a node-wide duty in its pod spec) warns; any other
 # DaemonSet may be kept off the control plane on purpose, so it informs.
-_severity(f) := f if k8s.is_node_agent
+_severity(f) := f if k8s.is_node_agent(k8s.pod_spec)
 
-_severity(f) := result.with_severity(f, "info") if not k8s.is_node_agent
+_severity(f) := result.with_severity(f, "info") if not k8s.is_node_agent(k8s.pod_spec)
 
 # Point at the tolerations list when there is one, else at the pod spec.
 _path := k8s.toleration_list_path if k8s.pod_spec.tolerations

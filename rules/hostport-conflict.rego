@@ -133,9 +133,9 @@ facts contains {
 	about := _about
 }
 
-_uses_host_ports if k8s.pod_spec_as_written.hostNetwork == true
+_uses_host_ports if k8s.pod_spec.hostNetwork == true
 
-_uses_host_ports if k8s.pod_spec_as_written.containers[_].ports[_].hostPort
+_uses_host_ports if k8s.pod_spec.containers[_].ports[_].hostPort
 
 # _host_ports holds [container index, port index, port, host port].
 _host_ports contains [i, j, p, p.hostPort] if {
