@@ -267,8 +267,9 @@ _valid_tolerations(ts) := {i: t | some i, t in ts} if {
 # more of a 3 s lint. The library's tests hold it to tol.valid.
 tolerations_plainly_valid(ts) if regex.match(`^\[(?:\{(?:"effect":"NoExecute",?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":(?:null|-?[0-9]+),?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?))|(?:"effect":"(?:NoSchedule|PreferNoSchedule)?",?)?(?:(?:"key":"",?)?"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|"key":"(?:(?:[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?\.){0,3}[a-z0-9](?:[-a-z0-9]{0,60}[a-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?",?(?:"operator":"Exists",?(?:"tolerationSeconds":null,?)?(?:"value":"",?)?|(?:"operator":"(?:Equal)?",?)?(?:"tolerationSeconds":null,?)?(?:"value":"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?",?)?)))\},?)*\]$`, json.marshal(ts))
 
-# toleration_path is the path of the toleration at index i of pod.
-toleration_path(pod, i) := array.concat(pod.path, ["tolerations", i])
+# pod_path is the path of a field of pod's spec, for a finding:
+# k8s.pod_path(pod, ["tolerations", i]).
+pod_path(pod, field) := array.concat(pod.path, field)
 
 # name is the object's name, for messages.
 default name := ""
@@ -354,23 +355,34 @@ _node_wide_dirs := [
 	"/usr/libexec/kubernetes/kubelet-plugins",
 ]
 
-# Transition: the single pod of a built-in workload kind, as rules read it
-# before k8s.pods. Removed once every rule and the placement library read
-# k8s.pods.
+# The pod of an object with one pod template, as policies written before
+# k8s.pods read it. Rules read k8s.pods, which also sees every pod template
+# of custom resources; these stay for users' policies.
+
+# pod_spec_path is the path to the pod spec of an object with one pod
+# template (fragments included).
 pod_spec_path := path if {
 	count(_places) == 1
 	some [path, _] in _places
 }
 
+# pod_spec is the pod spec of an object with one pod.
 pod_spec := pods[0].spec if count(pods) == 1
 
+# tolerations is the list of tolerations of an object with one pod
+# (undefined when its pod spec has none, [] when the field is not a list).
 tolerations := pods[0].tolerations if {
 	count(pods) == 1
 	_ = pods[0].spec.tolerations
 }
 
+# valid_tolerations are the valid tolerations of an object with one pod.
 valid_tolerations := pods[0].valid_tolerations if count(pods) == 1
 
+# toleration_list_path is the path of the tolerations of an object with one
+# pod.
 toleration_list_path := array.concat(pod_spec_path, ["tolerations"])
 
-single_toleration_path(i) := array.concat(pod_spec_path, ["tolerations", i])
+# toleration_path is the path of the toleration at index i of an object
+# with one pod.
+toleration_path(i) := array.concat(pod_spec_path, ["tolerations", i])

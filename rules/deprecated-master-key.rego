@@ -133,7 +133,7 @@ _openshift_payload if startswith(input.metadata.namespace, "openshift-")
 # --- tolerations ----------------------------------------------------------------
 
 # t.key is tol.field(t, "key") whenever it can equal the master key.
-_toleration_report contains result.fail(array.concat(k8s.single_toleration_path(i), ["key"]), msg) if {
+_toleration_report contains result.fail(array.concat(k8s.toleration_path(i), ["key"]), msg) if {
 	some i, t in k8s.valid_tolerations
 	t.key == "node-role.kubernetes.io/master"
 	not tol.tolerated(_user_tolerations, tol.control_plane_taint)

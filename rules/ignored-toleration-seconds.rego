@@ -82,7 +82,7 @@ _conditions := {
 	"node.kubernetes.io/unreachable": "unreachable",
 }
 
-report contains result.fail(array.concat(k8s.single_toleration_path(i), ["tolerationSeconds"]), msg) if {
+report contains result.fail(array.concat(k8s.toleration_path(i), ["tolerationSeconds"]), msg) if {
 	input.kind == "DaemonSet" # OPA's rule index skips the rule for other kinds
 	k8s.is_daemonset
 	spec := k8s.pod_spec

@@ -103,7 +103,7 @@ _any_suspect if {
 	not k8s.tolerations_plainly_valid(k8s.tolerations)
 }
 
-_problems contains result.fail(k8s.single_toleration_path(i), msg) if {
+_problems contains result.fail(k8s.toleration_path(i), msg) if {
 	some i, t in _suspect
 	not is_object(t)
 	msg := sprintf("toleration must be a mapping with key, operator, value and effect, not %s", [_show(t)])
@@ -210,7 +210,7 @@ _typed[i] := t if {
 	}
 }
 
-_path(i, name) := array.concat(k8s.single_toleration_path(i), [name])
+_path(i, name) := array.concat(k8s.toleration_path(i), [name])
 
 # _suspect are the tolerations the API server rejects (tol.valid, the one
 # definition of a valid toleration); the checks above say why.

@@ -186,7 +186,7 @@ report contains result.fail(_key_path(i), msg) if {
 	msg := sprintf("toleration key %q is obsolete: %s, so this toleration matches no taint; no replacement exists, remove it", [t.key, entry.history])
 }
 
-_key_path(i) := array.concat(k8s.single_toleration_path(i), ["key"])
+_key_path(i) := array.concat(k8s.toleration_path(i), ["key"])
 
 _own_tolerations := [t | some t in k8s.tolerations]
 

@@ -74,7 +74,7 @@ import data.dslint.lib.k8s
 import data.dslint.lib.result
 import data.dslint.lib.tolerations as tol
 
-report contains result.fail(k8s.single_toleration_path(i), msg) if {
+report contains result.fail(k8s.toleration_path(i), msg) if {
 	input.kind == "DaemonSet" # OPA's rule index skips the rule for other kinds
 	k8s.is_daemonset
 	spec := k8s.pod_spec

@@ -127,7 +127,7 @@ report contains finding if {
 # With a node inventory: every taint of the inventory that a dedicated
 # toleration matches is PreferNoSchedule, which only discourages other pods.
 # (Tolerations are read wherever the pod spec is; few objects get here.)
-report contains result.fail(k8s.single_toleration_path(i), msg) if {
+report contains result.fail(k8s.toleration_path(i), msg) if {
 	placement.has_inventory
 	some i, t in _dedicated
 	taints := placement.tolerated_taints(t)

@@ -112,7 +112,7 @@ report contains finding if {
 # (sat.never_selects) runs for the rest only. tolerations is k8s.tolerations,
 # and key and value are tol.field(t, "key") and tol.field(t, "value"), which
 # only need checking when they are non-empty strings: all read directly.
-_report contains result.fail(k8s.single_toleration_path(i), msg) if {
+_report contains result.fail(k8s.toleration_path(i), msg) if {
 	tolerations := k8s.pod_spec.tolerations
 	is_array(tolerations)
 	some i, t in tolerations
@@ -140,7 +140,7 @@ _report contains result.fail(k8s.single_toleration_path(i), msg) if {
 
 # With a node inventory: the toleration matches no taint of any node the
 # node constraint selects, so it points at another pool (or at none).
-_report contains result.fail(k8s.single_toleration_path(i), msg) if {
+_report contains result.fail(k8s.toleration_path(i), msg) if {
 	selected := placement.selected_pools
 	count(selected) > 0
 	nodes.has_constraint(k8s.pod_spec)

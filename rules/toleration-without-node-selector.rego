@@ -109,7 +109,7 @@ report contains finding if {
 # tol.field reads as "". Most keyed tolerations are of system taints
 # (not-ready, unreachable), so that test comes right after the key is read.
 # Only then, once per object, the node constraint.
-_report contains result.info_for_daemonsets(result.fail(k8s.single_toleration_path(i), msg)) if {
+_report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
 	some i, t in k8s.valid_tolerations
 	key := t.key
 	is_string(key)
@@ -126,7 +126,7 @@ _report contains result.info_for_daemonsets(result.fail(k8s.single_toleration_pa
 
 # With a node inventory the question is exact: can the pods land on a node
 # that carries none of the dedicated taints they tolerate?
-_report contains result.info_for_daemonsets(result.fail(k8s.single_toleration_path(i), msg)) if {
+_report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
 	placement.has_inventory
 	some i, t in k8s.valid_tolerations
 	t in _dedicated_tolerations

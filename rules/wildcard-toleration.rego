@@ -67,14 +67,14 @@ import data.dslint.lib.nodes
 import data.dslint.lib.result
 import data.dslint.lib.tolerations as tol
 
-report contains _severity(result.fail(k8s.single_toleration_path(_first), msg)) if {
+report contains _severity(result.fail(k8s.toleration_path(_first), msg)) if {
 	_reaches_tainted_nodes
 	msg := sprintf("toleration with operator \"Exists\" and no key tolerates every taint%s: %s %q %s%s", [
 		_effect_note, k8s.kind_label, k8s.name, _reach, _eviction_note,
 	])
 }
 
-report contains _severity(result.fail(k8s.single_toleration_path(_first), msg)) if {
+report contains _severity(result.fail(k8s.toleration_path(_first), msg)) if {
 	not _reaches_tainted_nodes
 	_never_evicted
 	msg := sprintf("toleration with operator \"Exists\" and no key tolerates every NoExecute taint: %s %q is never evicted from not-ready or unreachable nodes; set tolerationSeconds, or name the taint it is meant for", [
