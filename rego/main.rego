@@ -46,12 +46,13 @@ aggregate contains finding if {
 # result is everything dslint asks about one object, in one document.
 result := {"report": report, "facts": facts, "workload": workload, "patch": patch}
 
-# placement is where the pods of the workload in input can land on the
-# inventory's nodes (dslint schedule): the verdict per pool.
-placement := placement_lib.summary
+# placement is where the pods of each pod template of the workload in input
+# can land on the inventory's nodes (dslint schedule): the verdicts per pool
+# of each pod, in the order of k8s.pods.
+placement := placement_lib.summaries
 
 # placement_key is all placement reads of the workload in input.
-placement_key := placement_lib.key
+placement_key := placement_lib.keys
 
 # node_problems are the validation problems of the nodes of the inventory,
 # given as their distinct labels, taint lists and unschedulable values.

@@ -2,6 +2,7 @@ package dslint.lib.placement_test
 
 import data.dslint.test.inventory as testinv
 
+import data.dslint.lib.k8s
 import data.dslint.lib.placement
 
 _node(name, labels, taints, unschedulable) := {
@@ -35,8 +36,11 @@ _deployment(spec) := {
 
 _daemonset(spec) := object.union(_deployment(spec), {"kind": "DaemonSet"})
 
+# _pod(w) is the one pod of the workload w.
+_pod(w) := pod if [pod] := k8s.pods with input as w
+
 test_unconstrained_deployment_fits_untainted_pool_only if {
-	v := placement.verdicts with input as _deployment({}) with data.dslint.inventory as _inventory
+	v := placement.pod_verdicts(_pod(_deployment({}))) with input as _deployment({}) with data.dslint.inventory as _inventory
 	v[0] == {"pool": 0, "fits": true}
 	v[1] == {"pool": 1, "reason": "taint", "detail": "untolerated taint hw=gpu:NoSchedule"}
 	v[2].reason == "taint"
@@ -45,7 +49,7 @@ test_unconstrained_deployment_fits_untainted_pool_only if {
 
 test_selector_and_toleration_pin_to_gpu if {
 	w := _deployment({"nodeSelector": {"pool": "gpu"}, "tolerations": [{"key": "hw", "operator": "Exists"}]})
-	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _inventory
 	v[0] == {"pool": 0, "reason": "node-selector", "detail": "node selector pool=gpu: the node has pool=general"}
 	v[1] == {"pool": 1, "fits": true}
 	v[2] == {"pool": 2, "reason": "node-selector", "detail": "node selector pool=gpu: the node has no label pool"}
@@ -57,14 +61,14 @@ test_numeric_affinity_with_leading_zero if {
 		"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "gpus", "operator": "Gt", "values": ["4"]}]}]}}},
 		"tolerations": [{"key": "hw", "value": "gpu", "effect": "NoSchedule"}],
 	})
-	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _inventory
 	v[0] == {"pool": 0, "reason": "node-affinity", "detail": "required node affinity: gpus Gt [\"4\"] does not hold"}
 	v[1] == {"pool": 1, "fits": true}
 }
 
 test_hostname_selector_is_judged_per_node if {
 	w := _deployment({"nodeSelector": {"kubernetes.io/hostname": "g-2"}})
-	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _inventory
 	v[0].groups == [[[1], {"fits": true}]]
 	v[0].others == {"reason": "node-selector", "detail": "node selector kubernetes.io/hostname=g-2: the node has another value or none"}
 	placement.eligible == 1 with input as w with data.dslint.inventory as _inventory
@@ -72,7 +76,7 @@ test_hostname_selector_is_judged_per_node if {
 
 test_hostname_not_in_pool if {
 	w := _deployment({"nodeSelector": {"kubernetes.io/hostname": "elsewhere"}})
-	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _inventory
 	v[0].groups == []
 	v[0].others.reason == "node-selector"
 	placement.eligible == 0 with input as w with data.dslint.inventory as _inventory
@@ -80,7 +84,7 @@ test_hostname_not_in_pool if {
 
 test_node_name_bypasses_noschedule_taints if {
 	w := _deployment({"nodeName": "gpu-2"})
-	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _inventory
 	v[1].groups == [[[1], {"fits": true}]]
 	v[1].others == {"reason": "node-name", "detail": "the pod names node \"gpu-2\""}
 	v[0] == {"pool": 0, "groups": [], "others": {"reason": "node-name", "detail": "the pod names node \"gpu-2\""}}
@@ -90,14 +94,14 @@ test_node_name_bypasses_noschedule_taints if {
 test_match_fields_is_judged_per_node if {
 	w := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["g-1"]}]}]}}}})
 	placement.eligible == 2 with input as w with data.dslint.inventory as _inventory
-	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _inventory
 	v[0].groups == [[[0], {"reason": "node-affinity", "detail": "required node affinity does not match"}]]
 	v[0].others == {"fits": true}
 }
 
 test_exists_on_a_per_node_label_groups_every_value if {
 	w := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/hostname", "operator": "Exists"}]}]}}}})
-	v := placement.verdicts with input as w with data.dslint.inventory as _inventory
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _inventory
 	count(v[0].groups) == 3
 	v[0].others.reason == "node-affinity"
 	placement.eligible == 3 with input as w with data.dslint.inventory as _inventory
@@ -119,7 +123,7 @@ _zoned := testinv.indexed({"per_node_keys": ["topology.kubernetes.io/zone"], "po
 
 test_zone_groups_nodes_by_value if {
 	w := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["a"]}]}]}}}})
-	v := placement.verdicts with input as w with data.dslint.inventory as _zoned
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _zoned
 	v[0].groups == [[[0, 2], {"fits": true}]]
 	v[0].others.reason == "node-affinity"
 	placement.eligible == 2 with input as w with data.dslint.inventory as _zoned
@@ -128,7 +132,7 @@ test_zone_groups_nodes_by_value if {
 }
 
 test_daemonset_needs_control_plane_toleration if {
-	v := placement.verdicts with input as _daemonset({}) with data.dslint.inventory as _inventory
+	v := placement.pod_verdicts(_pod(_daemonset({}))) with input as _daemonset({}) with data.dslint.inventory as _inventory
 	v[2] == {"pool": 2, "reason": "taint", "detail": "untolerated taint node-role.kubernetes.io/control-plane:NoSchedule"}
 	w := _daemonset({"tolerations": [{"operator": "Exists"}]})
 	placement.eligible == 6 with input as w with data.dslint.inventory as _inventory
@@ -142,12 +146,12 @@ _cordoned := testinv.indexed({"pools": [{
 }]})
 
 test_unschedulable_blocks_pods_not_daemonsets if {
-	v := placement.verdicts with input as _deployment({}) with data.dslint.inventory as _cordoned
+	v := placement.pod_verdicts(_pod(_deployment({}))) with input as _deployment({}) with data.dslint.inventory as _cordoned
 	v[0].reason == "unschedulable"
-	d := placement.verdicts with input as _daemonset({}) with data.dslint.inventory as _cordoned
+	d := placement.pod_verdicts(_pod(_daemonset({}))) with input as _daemonset({}) with data.dslint.inventory as _cordoned
 	d[0].fits
 	t := _deployment({"tolerations": [{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}]})
-	u := placement.verdicts with input as t with data.dslint.inventory as _cordoned
+	u := placement.pod_verdicts(_pod(t)) with input as t with data.dslint.inventory as _cordoned
 	u[0].fits
 }
 
@@ -159,35 +163,35 @@ _not_ready := testinv.indexed({"pools": [{
 }]})
 
 test_admission_adds_not_ready_toleration if {
-	v := placement.verdicts with input as _deployment({}) with data.dslint.inventory as _not_ready
+	v := placement.pod_verdicts(_pod(_deployment({}))) with input as _deployment({}) with data.dslint.inventory as _not_ready
 	v[0].fits
 
 	# a toleration of the key with another value stops admission adding its own
 	w := _deployment({"tolerations": [{"key": "node.kubernetes.io/not-ready", "value": "x", "effect": "NoExecute"}]})
-	u := placement.verdicts with input as w with data.dslint.inventory as _not_ready
+	u := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _not_ready
 	u[0].reason == "taint"
 }
 
 test_prefer_no_schedule_never_blocks if {
 	inv := testinv.indexed({"pools": [_pool("batch", {}, [{"key": "batch", "effect": "PreferNoSchedule"}], ["b-1"])]})
-	v := placement.verdicts with input as _deployment({}) with data.dslint.inventory as inv
+	v := placement.pod_verdicts(_pod(_deployment({}))) with input as _deployment({}) with data.dslint.inventory as inv
 	v[0].fits
 }
 
 test_no_inventory_no_verdicts if {
-	not placement.verdicts with input as _deployment({}) with data.dslint.inventory as {}
+	not placement.pod_verdicts(_pod(_deployment({}))) with input as _deployment({}) with data.dslint.inventory as {}
 	not placement.has_inventory with data.dslint.inventory as {"pools": []}
 }
 
 test_blocking_reasons_count_nodes if {
 	w := _deployment({"nodeSelector": {"pool": "tpu"}, "tolerations": [{"key": "hw", "operator": "Exists"}]})
-	r := placement.blocking_reasons with input as w with data.dslint.inventory as _inventory
+	r := placement.pod_blocking_reasons(_pod(w)) with input as w with data.dslint.inventory as _inventory
 	r == [{"reason": "node-selector", "nodes": 6, "text": "node selector pool=tpu blocks 6 nodes (general, gpu, control-plane)"}]
 }
 
 test_blocking_reasons_most_nodes_first if {
 	w := _deployment({"nodeSelector": {"pool": "gpu"}})
-	r := placement.blocking_reasons with input as w with data.dslint.inventory as _inventory
+	r := placement.pod_blocking_reasons(_pod(w)) with input as w with data.dslint.inventory as _inventory
 	[x.text | some x in r] == [
 		"node selector pool=gpu blocks 4 nodes (general, control-plane)",
 		"untolerated taint hw=gpu:NoSchedule blocks 2 nodes (gpu)",
@@ -198,33 +202,33 @@ test_nothing_to_place_for_non_workloads if {
 	not placement.eligible with input as {"apiVersion": "v1", "kind": "ConfigMap"} with data.dslint.inventory as _inventory
 }
 
-
 test_eligible_nodes_compact if {
 	w := _deployment({"nodeSelector": {"kubernetes.io/hostname": "g-2"}})
-	placement.eligible_nodes == {"pools": [], "nodes": ["0/1"]} with input as w with data.dslint.inventory as _inventory
+	placement.pod_eligible_nodes(_pod(w)) == {"pools": [], "nodes": ["0/1"]} with input as w with data.dslint.inventory as _inventory
 	d := _daemonset({"tolerations": [{"operator": "Exists"}]})
-	placement.eligible_nodes == {"pools": ["0", "1", "2"], "nodes": []} with input as d with data.dslint.inventory as _inventory
+	placement.pod_eligible_nodes(_pod(d)) == {"pools": ["0", "1", "2"], "nodes": []} with input as d with data.dslint.inventory as _inventory
 	m := _deployment({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["g-1"]}]}]}}}})
-	placement.eligible_nodes.nodes == ["0/1", "0/2"] with input as m with data.dslint.inventory as _inventory
+	placement.pod_eligible_nodes(_pod(m)).nodes == ["0/1", "0/2"] with input as m with data.dslint.inventory as _inventory
 }
 
 test_key_is_what_placement_reads if {
 	a := _deployment({"nodeSelector": {"pool": "gpu"}, "containers": [{"name": "a", "image": "a:1"}]})
 	b := json.patch(_deployment({"nodeSelector": {"pool": "gpu"}}), [{"op": "replace", "path": "/metadata/name", "value": "other"}])
-	ka := placement.key with input as a with data.dslint.inventory as _inventory
-	kb := placement.key with input as b with data.dslint.inventory as _inventory
+	ka := placement.pod_key(_pod(a)) with input as a with data.dslint.inventory as _inventory
+	kb := placement.pod_key(_pod(b)) with input as b with data.dslint.inventory as _inventory
 	ka == kb
-	kd := placement.key with input as _daemonset({"nodeSelector": {"pool": "gpu"}}) with data.dslint.inventory as _inventory
+	d := _daemonset({"nodeSelector": {"pool": "gpu"}})
+	kd := placement.pod_key(_pod(d)) with input as d with data.dslint.inventory as _inventory
 	kd != ka
 }
 
 test_node_verdict_on_one_node if {
 	gpu := _node("gpu-1", {"pool": "gpu"}, [_gpu_taint], false)
 	spec := {"nodeSelector": {"pool": "gpu"}, "containers": [{"name": "c", "image": "i"}]}
-	v := placement.node_verdict(spec, gpu) with input as _deployment(spec)
+	v := placement.node_verdict(_pod(_deployment(spec)), gpu) with input as _deployment(spec)
 	v == {"reason": "taint", "detail": "untolerated taint hw=gpu:NoSchedule"}
 	tolerating := object.union(spec, {"tolerations": [{"key": "hw", "operator": "Exists"}]})
-	placement.node_verdict(tolerating, gpu) == {"fits": true} with input as _deployment(tolerating)
+	placement.node_verdict(_pod(_deployment(tolerating)), gpu) == {"fits": true} with input as _deployment(tolerating)
 }
 
 test_given_reads_back_as_computed if {
@@ -243,11 +247,69 @@ test_given_reads_back_as_computed if {
 	}
 }
 
-_values := object.union({
-	"eligible": placement.eligible,
-	"eligible_in": placement.eligible_in,
-	"eligible_nodes": placement.eligible_nodes,
-	"blocking_reasons": placement.blocking_reasons,
-}, _selected)
+_values := object.union(
+	{
+		"eligible": placement.eligible,
+		"eligible_in": placement.eligible_in,
+		"eligible_nodes": placement.pod_eligible_nodes(k8s.pods[0]),
+		"blocking_reasons": placement.pod_blocking_reasons(k8s.pods[0]),
+	},
+	_selected,
+)
 
-_selected := {"selected_pools": placement.selected_pools} if placement.selected_pools else := {}
+_selected := {"selected_pools": placement.selected_pools} if placement.selected_pools
+
+else := {}
+
+# What dslint hands back is what the pod functions read: nothing is worked
+# out again.
+test_given_is_read_back if {
+	w := object.union(_deployment({}), {"__dslint": [{"eligible": 42, "eligible_in": [[1, 42]], "eligible_nodes": {"pools": ["1"], "nodes": []}, "blocking_reasons": [], "selected_pools": [1]}]})
+	pod := _pod(w)
+	placement.pod_eligible(pod) == 42 with input as w with data.dslint.inventory as _inventory
+	placement.pod_eligible_in(pod) == {1: 42} with input as w with data.dslint.inventory as _inventory
+	placement.pod_eligible_nodes(pod) == {"pools": ["1"], "nodes": []} with input as w with data.dslint.inventory as _inventory
+	placement.pod_blocking_reasons(pod) == [] with input as w with data.dslint.inventory as _inventory
+	placement.pod_selected_pools(pod) == {1} with input as w with data.dslint.inventory as _inventory
+}
+
+# A custom resource with several pod templates: each pod is placed on its
+# own, and listed in the order of k8s.pods with where it is written.
+_ray := {
+	"apiVersion": "ray.io/v1",
+	"kind": "RayCluster",
+	"metadata": {"name": "ray"},
+	"spec": {
+		"headGroupSpec": {"template": {"spec": {"containers": [{"name": "head", "image": "ray:2.9"}]}}},
+		"workerGroupSpecs": [{"replicas": 2, "template": {"spec": {
+			"containers": [{"name": "worker", "image": "ray:2.9"}],
+			"nodeSelector": {"pool": "gpu"},
+			"tolerations": [{"key": "hw", "operator": "Exists"}],
+		}}}],
+	},
+}
+
+test_each_pod_of_a_custom_resource_is_placed if {
+	s := placement.summaries with input as _ray with data.dslint.inventory as _inventory
+	[[x.where, x.summary.eligible] | some x in s] == [
+		["spec.headGroupSpec.template.spec", 3],
+		["spec.workerGroupSpecs[0].template.spec", 2],
+	]
+	keys := placement.keys with input as _ray with data.dslint.inventory as _inventory
+	[where | some [where, _] in keys] == ["spec.headGroupSpec.template.spec", "spec.workerGroupSpecs[0].template.spec"]
+	[worker] := [pod | some pod in k8s.pods with input as _ray; pod.where != "spec.headGroupSpec.template.spec"]
+	v := placement.pod_verdicts(worker) with input as _ray with data.dslint.inventory as _inventory
+	v[0] == {"pool": 0, "reason": "node-selector", "detail": "node selector pool=gpu: the node has pool=general"}
+	v[1] == {"pool": 1, "fits": true}
+
+	# the one-pod forms are for objects with one pod
+	not placement.eligible with input as _ray with data.dslint.inventory as _inventory
+}
+
+test_given_of_each_pod_reads_back if {
+	g := placement.given with input as _ray with data.dslint.inventory as _inventory
+	[x.eligible | some x in g] == [3, 2]
+	pods := k8s.pods with input as _ray
+	handed := object.union(_ray, {"__dslint": [{"eligible": 7}, {"eligible": 8}]})
+	[placement.pod_eligible(pod) | some pod in pods] == [7, 8] with input as handed with data.dslint.inventory as _inventory
+}

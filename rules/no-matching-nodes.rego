@@ -82,11 +82,12 @@ import data.dslint.lib.k8s
 import data.dslint.lib.placement
 import data.dslint.lib.result
 
-report contains result.fail(array.concat(k8s.pod_spec_path, _field(reasons[0].reason)), msg) if {
+report contains result.fail(k8s.pod_path(pod, _field(reasons[0].reason)), msg) if {
 	placement.has_inventory
-	placement.eligible == 0
-	reasons := placement.blocking_reasons
-	msg := sprintf("%s %q fits no node of the inventory: %s", [k8s.kind_label, k8s.name, concat("; ", [r.text | some r in reasons])])
+	some pod in k8s.pods
+	placement.pod_eligible(pod) == 0
+	reasons := placement.pod_blocking_reasons(pod)
+	msg := sprintf("%s fits no node of the inventory: %s", [k8s.workload_label(pod), concat("; ", [r.text | some r in reasons])])
 }
 
 # _field is the field a reason is about, for the finding's position.

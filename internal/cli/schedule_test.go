@@ -87,6 +87,93 @@ func TestScheduleText(t *testing.T) {
 	}
 }
 
+// TestScheduleCustomResourcePods: each pod template of a custom resource is
+// placed on its own and named by where it is written; a workload with one
+// pod template keeps its one row, without a template.
+func TestScheduleCustomResourcePods(t *testing.T) {
+	dir := t.TempDir()
+	nodes := filepath.Join(dir, "nodes.yaml")
+	write(t, nodes, `apiVersion: v1
+kind: List
+items:
+  - {apiVersion: v1, kind: Node, metadata: {name: cpu-1, labels: {pool: cpu}}}
+  - apiVersion: v1
+    kind: Node
+    metadata: {name: gpu-1, labels: {pool: gpu}}
+    spec: {taints: [{key: gpu, effect: NoSchedule}]}
+`)
+	workloads := filepath.Join(dir, "ray.yaml")
+	write(t, workloads, `apiVersion: ray.io/v1
+kind: RayCluster
+metadata: {name: ray, namespace: ml}
+spec:
+  headGroupSpec:
+    template:
+      spec:
+        containers: [{name: head, image: ray:2.34.0}]
+  workerGroupSpecs:
+    - groupName: gpu
+      template:
+        spec:
+          nodeSelector: {pool: gpu}
+          tolerations: [{key: gpu, operator: Exists}]
+          containers: [{name: worker, image: ray:2.34.0}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: ml}
+spec:
+  template:
+    spec:
+      containers: [{name: web, image: nginx:1.27}]
+`)
+	code, out, errOut := run(t, "", "schedule", "-f", "json", "--nodes", nodes, workloads)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Placements []struct {
+			Object   struct{ Kind, Name string }
+			Line     int
+			Template *string
+			Eligible []string
+			Blocked  []struct{ Node, Reason string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range doc.Placements {
+		template := "(none)"
+		if p.Template != nil {
+			template = *p.Template
+		}
+		got = append(got, fmt.Sprintf("%s/%s line %d %s: %v", p.Object.Kind, p.Object.Name, p.Line, template, p.Eligible))
+	}
+	want := []string{
+		"RayCluster/ray line 2 spec.headGroupSpec.template.spec: [cpu-1]",
+		"RayCluster/ray line 2 spec.workerGroupSpecs[0].template.spec: [gpu-1]",
+		"Deployment/web line 18 (none): [cpu-1]",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("placements:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	code, out, errOut = run(t, "", "schedule", "--nodes", nodes, workloads)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, s := range []string{
+		"2 workloads on 2 nodes in 2 pools",
+		"ml/ray spec.headGroupSpec.template.spec        RayCluster  1      -        ✓           ✗ taint",
+		"ml/ray spec.workerGroupSpecs[0].template.spec  RayCluster  1      -        ✗ selector  ✓",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("matrix lacks %q:\n%s", s, out)
+		}
+	}
+}
+
 // TestScheduleNeedsNodes: schedule without an inventory is a usage error,
 // also when Node objects are among the inputs (examples/nodes.yaml here):
 // they are an inventory only from a --nodes file.
@@ -141,7 +228,7 @@ func TestNodesAmongInputsNote(t *testing.T) {
 		}
 	}
 	// schedule says it on stderr: its stdout is the matrix.
-	code, out, errOut = run(t, "", "schedule", "--nodes", "../../examples/nodes.yaml", "../../examples/manifests", "../../fixtures/no-matching-nodes")
+	code, out, errOut = run(t, "", "schedule", "--nodes", "../../examples/nodes.yaml", "../../examples/manifests", "../../fixtures/no-matching-nodes/fail_selector_without_toleration.yaml", "../../fixtures/no-matching-nodes/pass_pinned_with_both_halves.yaml")
 	if code != ExitOK || strings.Contains(out, "note:") || !strings.Contains(errOut, "dslint: note: 4 Node objects among the inputs (../../fixtures/no-matching-nodes/fail_selector_without_toleration.yaml, ../../fixtures/no-matching-nodes/pass_pinned_with_both_halves.yaml) are not used") {
 		t.Errorf("schedule with Node objects among the inputs: exit %d\n%s\nstderr: %s", code, out, errOut)
 	}

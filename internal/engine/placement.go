@@ -42,27 +42,33 @@ func (v PoolVerdict) Node(j int) NodeVerdict {
 	return v.Others
 }
 
-// Placement is where the pods of one workload can land.
+// Placement is where the pods of one pod template of a workload can land.
 type Placement struct {
-	Workload bool // false: not a workload, nothing to place
+	// Template is where the pod template is written, in words
+	// ("spec.workerGroupSpecs[0].template.spec"), for kinds with several
+	// pod templates (custom resources such as a RayCluster); "" for kinds
+	// with one.
+	Template string
 	Pools    []PoolVerdict
 	Eligible int // nodes its pods can land on (a DaemonSet's DESIRED)
 }
 
-// Place evaluates the placement of one object on the engine's inventory.
-// Placement reads little of a workload (rego/placement.rego: key), and many
+// Place evaluates where the pods of one object can land on the engine's
+// inventory: one Placement per pod template (rego/k8s.rego: pods), in the
+// order of the library's pods; none for an object that is no workload.
+// Placement reads little of a workload (rego/placement.rego: keys), and many
 // workloads of a run share it: each distinct key is placed once.
-func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
+func (e *Engine) Place(ctx context.Context, obj *yaml.Node) ([]Placement, error) {
 	input, err := toValue(obj, e.skip)
 	if err != nil {
-		return Placement{}, err
+		return nil, err
 	}
 	key, ok, err := e.placementKey(ctx, input)
 	if err != nil || !ok {
-		return Placement{}, err // not a workload, or no inventory
+		return nil, err // not a workload, or no inventory
 	}
 	if p, ok := e.placed.Load(key); ok {
-		return p.(Placement), nil
+		return p.([]Placement), nil
 	}
 	p, err := e.place(ctx, input)
 	if err == nil {
@@ -72,7 +78,7 @@ func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
 }
 
 // placementKey is all placement reads of the workload in input, as a string
-// (rego/placement.rego: key); ok is false when there is nothing to place.
+// (rego/placement.rego: keys); ok is false when there is nothing to place.
 func (e *Engine) placementKey(ctx context.Context, input ast.Value) (key string, ok bool, err error) {
 	rs, err := e.placeKey.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 	if err != nil {
@@ -85,10 +91,10 @@ func (e *Engine) placementKey(ctx context.Context, input ast.Value) (key string,
 	return string(b), err == nil, err
 }
 
-// give adds to a workload's input what its rules read of its placement
-// (rego/placement.rego: given), as input.__dslint: rules would work it out
-// from the inventory for every workload, and workloads that read alike
-// share it.
+// give adds to a workload's input what its rules read of the placement of
+// each of its pods (rego/placement.rego: given), as input.__dslint: rules
+// would work it out from the inventory for every workload, and workloads
+// that read alike share it.
 func (e *Engine) give(ctx context.Context, input ast.Value) error {
 	obj, isObj := input.(ast.Object)
 	if len(e.poolSets) == 0 || !isObj {
@@ -122,62 +128,88 @@ func (e *Engine) give(ctx context.Context, input ast.Value) error {
 // knows about the object; no Kubernetes object has it.
 const givenKey = "__dslint"
 
-func (e *Engine) place(ctx context.Context, input ast.Value) (Placement, error) {
+// placementVerdict is a verdict as rego/placement.rego writes it.
+type placementVerdict struct {
+	Fits   bool   `json:"fits"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+// podSummary is the placement of one pod as rego/placement.rego writes it
+// (summaries): where its template is, and its verdicts.
+type podSummary struct {
+	Where   string `json:"where"`
+	Summary struct {
+		LabelVerdicts []placementVerdict `json:"label_verdicts"`
+		TaintVerdicts []placementVerdict `json:"taint_verdicts"`
+		Apart         []apartVerdict     `json:"apart"`
+		Eligible      int                `json:"eligible"`
+	} `json:"summary"`
+}
+
+// apartVerdict is the verdict on a pool whose nodes may fare differently.
+type apartVerdict struct {
+	Pool   int                  `json:"pool"`
+	Groups [][2]json.RawMessage `json:"groups"`
+	Others *placementVerdict    `json:"others"`
+	placementVerdict
+}
+
+func (e *Engine) place(ctx context.Context, input ast.Value) ([]Placement, error) {
 	rs, err := e.placement.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 	if err != nil {
-		return Placement{}, fmt.Errorf("evaluate placement: %w", err)
+		return nil, fmt.Errorf("evaluate placement: %w", err)
 	}
 	if len(rs) == 0 {
-		return Placement{}, nil
+		return nil, nil
 	}
 	raw, err := json.Marshal(rs[0].Expressions[0].Value)
 	if err != nil {
-		return Placement{}, err
+		return nil, err
 	}
-	type verdict struct {
-		Fits   bool   `json:"fits"`
-		Reason string `json:"reason"`
-		Detail string `json:"detail"`
+	var pods []podSummary
+	if err := json.Unmarshal(raw, &pods); err != nil {
+		return nil, fmt.Errorf("placement result: %w", err)
 	}
-	type apart struct {
-		Pool   int                  `json:"pool"`
-		Groups [][2]json.RawMessage `json:"groups"`
-		Others *verdict             `json:"others"`
-		verdict
+	out := make([]Placement, 0, len(pods))
+	for _, pod := range pods {
+		p, err := e.placeOne(pod)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
 	}
-	var out struct {
-		LabelVerdicts []verdict `json:"label_verdicts"`
-		TaintVerdicts []verdict `json:"taint_verdicts"`
-		Apart         []apart   `json:"apart"`
-		Eligible      int       `json:"eligible"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return Placement{}, fmt.Errorf("placement result: %w", err)
-	}
-	p := Placement{Workload: true, Eligible: out.Eligible, Pools: make([]PoolVerdict, len(e.poolSets))}
+	return out, nil
+}
+
+// placeOne reads the placement of one pod: a verdict for each pool of the
+// inventory.
+func (e *Engine) placeOne(pod podSummary) (Placement, error) {
+	s := pod.Summary
+	p := Placement{Template: pod.Where, Eligible: s.Eligible, Pools: make([]PoolVerdict, len(e.poolSets))}
 	// A pool's verdict is its label set's when that blocks, else its taint
 	// set's (rego/placement.rego, _pool_wide); no label verdicts: all fit.
 	for i, sets := range e.poolSets {
-		v := verdict{Fits: true}
-		if sets[0] < len(out.LabelVerdicts) {
-			v = out.LabelVerdicts[sets[0]]
+		v := placementVerdict{Fits: true}
+		if sets[0] < len(s.LabelVerdicts) {
+			v = s.LabelVerdicts[sets[0]]
 		}
-		if v.Fits && sets[1] < len(out.TaintVerdicts) {
-			v = out.TaintVerdicts[sets[1]]
+		if v.Fits && sets[1] < len(s.TaintVerdicts) {
+			v = s.TaintVerdicts[sets[1]]
 		}
 		p.Pools[i] = PoolVerdict{Pool: i, NodeVerdict: NodeVerdict(v)}
 	}
-	for _, a := range out.Apart {
+	for _, a := range s.Apart {
 		if a.Pool < 0 || a.Pool >= len(p.Pools) {
 			return Placement{}, fmt.Errorf("placement result names pool %d of %d", a.Pool, len(p.Pools))
 		}
-		pv := PoolVerdict{Pool: a.Pool, NodeVerdict: NodeVerdict(a.verdict)}
+		pv := PoolVerdict{Pool: a.Pool, NodeVerdict: NodeVerdict(a.placementVerdict)}
 		if a.Others != nil {
 			pv.Nodes = map[int]NodeVerdict{}
 			pv.Others = NodeVerdict(*a.Others)
 			for _, g := range a.Groups {
 				var nodes []int
-				var n verdict
+				var n placementVerdict
 				if err := errors.Join(json.Unmarshal(g[0], &nodes), json.Unmarshal(g[1], &n)); err != nil {
 					return Placement{}, fmt.Errorf("placement result: %w", err)
 				}

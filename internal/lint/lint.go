@@ -54,7 +54,9 @@ func (o Options) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Placement is where the pods of one workload can land.
+// Placement is where the pods of one pod template of a workload can land
+// (engine.Placement: its Template names the pod template of a kind with
+// several).
 type Placement struct {
 	Object finding.Object
 	File   string
@@ -436,7 +438,7 @@ func checkPlacedAll(ctx context.Context, eng *engine.Engine, id string, objs []o
 // (Place), or the error or panic that came instead.
 type judgement struct {
 	verdict   engine.Verdict
-	placement engine.Placement
+	placement []engine.Placement // one per pod template
 	err       error
 	panic     any
 }
@@ -608,7 +610,8 @@ func (out *fileResult) objectError(file string, line int, obj manifest.Object, e
 	out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: %s %q: %w", file, line, obj.Kind, obj.Name, err))
 }
 
-// placeObject records where one workload can go on the inventory.
+// placeObject records where the pods of one workload can go on the
+// inventory: one placement per pod template.
 func placeObject(o objectAt, j judgement, out *fileResult) {
 	obj, file := o.obj, o.origin.File
 	pos := o.origin.Locate(nil)
@@ -616,17 +619,18 @@ func placeObject(o objectAt, j judgement, out *fileResult) {
 	if j.panic != nil {
 		panic(j.panic) // reported as any panic here is
 	}
-	p := j.placement
 	if j.err != nil {
 		out.objectError(file, pos.Line, obj, j.err)
 		return
 	}
-	if !p.Workload {
+	if len(j.placement) == 0 {
 		return
 	}
 	out.workloads++
 	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
-	out.placements = append(out.placements, Placement{Object: ref, File: file, Line: pos.Line, Placement: p})
+	for _, p := range j.placement {
+		out.placements = append(out.placements, Placement{Object: ref, File: file, Line: pos.Line, Placement: p})
+	}
 }
 
 // crossFindings runs the cross-object rules over the facts of the run; each

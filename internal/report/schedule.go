@@ -59,10 +59,11 @@ func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
 	enc := newPlacementEncoder(out.Inventory)
 	for i, p := range out.Placements {
 		head, err := json.Marshal(struct {
-			Object finding.Object `json:"object"`
-			File   string         `json:"file"`
-			Line   int            `json:"line"`
-		}{p.Object, p.File, p.Line})
+			Object   finding.Object `json:"object"`
+			File     string         `json:"file"`
+			Line     int            `json:"line"`
+			Template string         `json:"template,omitempty"` // which pod template, for kinds with several
+		}{p.Object, p.File, p.Line, p.Template})
 		if err != nil {
 			return err
 		}
@@ -241,11 +242,17 @@ type row struct {
 	cells []cell
 }
 
+// name names the workload, and the pod template for kinds with several
+// ("ray spec.workerGroupSpecs[0].template.spec").
 func (r row) name() string {
+	name := r.p.Object.Name
 	if r.p.Object.Namespace != "" {
-		return r.p.Object.Namespace + "/" + r.p.Object.Name
+		name = r.p.Object.Namespace + "/" + name
 	}
-	return r.p.Object.Name
+	if r.p.Template != "" {
+		name += " " + r.p.Template
+	}
+	return name
 }
 
 func (r row) desired() string {
@@ -349,7 +356,7 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 	}
 	inv := out.Inventory
 	rows := matrix(out)
-	fmt.Fprintf(w, "%s on %s in %s\n\n", plural(len(rows), "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
+	fmt.Fprintf(w, "%s on %s in %s\n\n", plural(out.Summary.Workloads, "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
 
 	// The biggest pools first: with many pools, the columns shown are the
 	// ones that hold most of the cluster. Rows go by namespace and name.
@@ -454,7 +461,7 @@ func foldRows(rows []row, shown, max int) (lines []string, folded int) {
 func writeScheduleMarkdown(w io.Writer, out *lint.Outcome) error {
 	inv := out.Inventory
 	rows := matrix(out)
-	fmt.Fprintf(w, "### dslint schedule: %s on %s in %s\n\n", plural(len(rows), "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
+	fmt.Fprintf(w, "### dslint schedule: %s on %s in %s\n\n", plural(out.Summary.Workloads, "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
 	fmt.Fprintln(w, "| pool | nodes | taints |\n|---|---:|---|")
 	for _, p := range inv.Pools {
 		fmt.Fprintf(w, "| %s | %d | %s |\n", mdEscape(p.Name), len(p.Nodes), mdEscape(poolTaints(p)))
