@@ -110,68 +110,49 @@ import data.dslint.lib.nodes
 import data.dslint.lib.placement
 import data.dslint.lib.satisfiability
 
-# facts: one per host port of the workload in input, grouped by port and
-# protocol so that only candidates meet in aggregate. Most workloads have no
-# host port: _uses_host_ports rules them out on the spec as written, before
-# pod_spec is needed and any port is looked at.
-# What the facts of one object share is computed once (_about).
+# facts: one per host port of each pod of the workload in input, grouped
+# by port and protocol so that only candidates meet in aggregate.
 facts contains {
 	"group": sprintf("%d/%s", [host_port, protocol]),
-	"path": array.concat(k8s.pod_spec_path, ["containers", i, "ports", j]),
+	"path": k8s.pod_path(pod, ["containers", i, "ports", j]),
 	"hostPort": host_port,
 	"protocol": protocol,
 	"hostIP": object.get(p, "hostIP", ""),
-	"daemonset": about.daemonset,
-	"nodes": about.nodes,
-	"label": about.label,
-	"workload": array.concat(about.workload, [_image(i)]),
-	"eligible": about.eligible,
+	"daemonset": pod.daemonset,
+	"nodes": _nodes(pod.spec),
+	"label": concat("", [k8s.workload_label(pod), _namespace_note]),
+	"workload": [input.kind, _namespace, k8s.name, _image(pod.spec, i)],
+	"eligible": _eligible(pod),
 } if {
-	_uses_host_ports
-	some [i, j, p, host_port] in _host_ports
+	some pod in k8s.pods
+	some [i, j, p, host_port] in _host_ports(pod.spec)
 	protocol := object.get(p, "protocol", "TCP")
-	about := _about
 }
 
-_uses_host_ports if k8s.pod_spec.hostNetwork == true
-
-_uses_host_ports if k8s.pod_spec.containers[_].ports[_].hostPort
-
-# _host_ports holds [container index, port index, port, host port].
-_host_ports contains [i, j, p, p.hostPort] if {
-	some i, c in k8s.pod_spec.containers
+# _host_ports(spec) holds [container index, port index, port, host port]
+# for each host port of the pod spec.
+_host_ports(spec) := {[i, j, p, p.hostPort] |
+	some i, c in spec.containers
 	some j, p in c.ports
 	is_number(p.hostPort)
 	p.hostPort > 0
-}
+} | _host_network_ports(spec)
 
 # With hostNetwork the API server defaults an unset (0) hostPort to the
 # containerPort.
-_host_ports contains [i, j, p, p.containerPort] if {
-	spec := k8s.pod_spec
-	spec.hostNetwork == true
+_host_network_ports(spec) := {[i, j, p, p.containerPort] |
 	some i, c in spec.containers
 	some j, p in c.ports
 	object.get(p, "hostPort", 0) == 0
 	is_number(p.containerPort)
 	p.containerPort > 0
-}
+} if spec.hostNetwork == true
 
-# Facts only come from workloads, so a DaemonSet is k8s.is_daemonset.
-_about := {
-	"daemonset": input.kind == "DaemonSet",
-	"nodes": _nodes(spec),
-	"label": sprintf("%s %q%s", [k8s.kind_label, name, _namespace_note]),
-	"workload": [input.kind, _namespace, name],
-	"eligible": _eligible,
-} if {
-	spec := k8s.pod_spec
-	name := k8s.name
-}
+else := set()
 
-# _image(i) is the image of container i, which binds the port.
-_image(i) := img if {
-	img := k8s.pod_spec.containers[i].image
+# _image(spec, i) is the image of container i, which binds the port.
+_image(spec, i) := img if {
+	img := spec.containers[i].image
 	is_string(img)
 } else := ""
 
@@ -218,8 +199,10 @@ _label_aliases := {
 	"failure-domain.beta.kubernetes.io/region": "topology.kubernetes.io/region",
 }
 
-# With a node inventory, the nodes the pods can land on; null without.
-_eligible := placement.eligible_nodes if placement.has_inventory else := null
+# With a node inventory, the nodes the pod can land on; null without.
+_eligible(pod) := placement.pod_eligible_nodes(pod) if placement.has_inventory
+
+else := null
 
 # _namespace is the object's namespace, "" when it has none.
 _namespace := ns if {
@@ -227,7 +210,9 @@ _namespace := ns if {
 	is_string(ns)
 } else := ""
 
-_namespace_note := sprintf(" in namespace %q", [_namespace]) if _namespace != "" else := ""
+_namespace_note := sprintf(" in namespace %q", [_namespace]) if _namespace != ""
+
+else := ""
 
 # aggregate: a host port that another workload of the run also takes on the
 # same nodes, when at least one of the two is a DaemonSet. Two facts collide
@@ -295,7 +280,7 @@ _placed if {
 }
 
 # Eligible nodes are {"pools": [pool index], "nodes": ["pool/node index"]}
-# (placement.eligible_nodes).
+# (placement.pod_eligible_nodes).
 _nodes_overlap(a, b) if {
 	some p in a.pools
 	p in b.pools
