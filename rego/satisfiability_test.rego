@@ -456,10 +456,10 @@ _not_plain_specs := [
 
 test_plain_node_constraints if {
 	every spec in _plain_specs {
-		plain_node_constraints with input as _pod(spec)
+		plain_node_constraints(spec)
 	}
 	every spec in _not_plain_specs {
-		not plain_node_constraints with input as _pod(spec)
+		not plain_node_constraints(spec)
 	}
 }
 
@@ -471,10 +471,6 @@ test_plain_node_constraints_are_valid if {
 	}
 }
 
-test_plain_node_constraints_need_a_workload if {
-	not plain_node_constraints with input as {"apiVersion": "v1", "kind": "ConfigMap", "spec": {}}
-}
-
 test_plainly_satisfiable_terms if {
 	spec := _spec(null, [
 		_term([_req("a", "In", ["x"]), _req("b", "NotIn", ["x"])]),
@@ -482,10 +478,10 @@ test_plainly_satisfiable_terms if {
 		_term([_req("pool", "In", ["x"])]),
 		_term([{"key": "c", "operator": "Exists"}, {"key": "d", "operator": "DoesNotExist"}]),
 	])
-	plainly_satisfiable_terms == {0, 2, 3} with input as _pod(spec)
-	plainly_satisfiable_terms == {0, 3} with input as _pod(object.union(spec, {"nodeSelector": {"pool": "x"}}))
-	count(plainly_satisfiable_terms) == 0 with input as _pod(object.union(spec, {"nodeSelector": {"Pool": "x"}}))
-	every i in plainly_satisfiable_terms {
+	plainly_satisfiable_terms(spec) == {0, 2, 3}
+	plainly_satisfiable_terms(object.union(spec, {"nodeSelector": {"pool": "x"}})) == {0, 3}
+	plainly_satisfiable_terms(object.union(spec, {"nodeSelector": {"Pool": "x"}})) == set()
+	every i in plainly_satisfiable_terms(spec) {
 		term_satisfiable(spec, spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[i])
-	} with input as _pod(spec)
+	}
 }
