@@ -88,54 +88,23 @@ import data.dslint.lib.nodes
 import data.dslint.lib.result
 import data.dslint.lib.satisfiability as sat
 
-_terms_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"])
-
-# One finding per pod spec (_report). Most objects have no required node
-# affinity: each body below reads it where one kind of workload keeps its pod
-# spec (a Pod, a PodTemplate, a CronJob, the other kinds: k8s.pod_spec_path),
-# so that OPA's rule index skips the rule for them without evaluating
-# anything. Most of the others have a term that plainly matches some node
-# (sat.plainly_satisfiable_terms), so not every term fails.
-report contains finding if {
-	_ = input.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
-	count(sat.plainly_satisfiable_terms) == 0
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
-	count(sat.plainly_satisfiable_terms) == 0
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.spec.jobTemplate.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
-	count(sat.plainly_satisfiable_terms) == 0
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
-	count(sat.plainly_satisfiable_terms) == 0
-	some finding in _report
-}
-
-# The finding is at the first term that holds a contradiction. (terms is
-# nodes.required_terms(spec), read directly.)
-_report contains result.fail(path, msg) if {
-	terms := k8s.pod_spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
+# The finding is at the requirement that completes the contradiction of the
+# first term that holds one; the message says why each term fails.
+report contains result.fail(k8s.pod_path(pod, array.concat(_terms_field, [i, c.at["in"], c.at.index])), msg) if {
+	some pod in k8s.pods
+	spec := pod.spec
+	terms := spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
 	is_array(terms)
 	count(terms) > 0
-	spec := k8s.pod_spec
 	not sat.satisfiable(spec)
-	contradicting := [i | some i, term in terms; count(sat.conflicts(spec, term)) > 0]
-	count(contradicting) > 0
+	contradicting := [j | some j, term in terms; count(sat.conflicts(spec, term)) > 0]
 	i := contradicting[0]
 	c := sat.first_conflict(spec, terms[i])
-	path := array.concat(_terms_path, [i, c.at["in"], c.at.index])
 	reasons := [_term_reason(spec, terms, j) | some j, _ in terms]
-	msg := sprintf("no node can satisfy the node constraints of %s %q: %s; %s", [k8s.kind_label, k8s.name, concat("; ", reasons), _consequence(spec)])
+	msg := sprintf("no node can satisfy the node constraints of %s: %s; %s", [k8s.workload_label(pod), concat("; ", reasons), _consequence(pod)])
 }
+
+_terms_field := ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"]
 
 _term_reason(spec, terms, j) := _why(spec, terms[j]) if count(terms) == 1
 
@@ -158,14 +127,14 @@ _describe(c) := [sat.describe(c.key, x) | some x in c.constraints]
 
 _and(items) := concat(" and ", [concat(", ", array.slice(items, 0, count(items) - 1)), items[count(items) - 1]])
 
-_consequence(_) := "the DaemonSet runs no pods" if k8s.is_daemonset
+_consequence(pod) := "the DaemonSet runs no pods" if pod.daemonset
 
-_consequence(spec) := sprintf("the kubelet of node %q rejects its pods", [nodes.node_name(spec)]) if {
-	not k8s.is_daemonset
-	nodes.node_name(spec) != ""
+_consequence(pod) := sprintf("the kubelet of node %q rejects its pods", [nodes.node_name(pod.spec)]) if {
+	not pod.daemonset
+	nodes.node_name(pod.spec) != ""
 }
 
-_consequence(spec) := "its pods stay Pending" if {
-	not k8s.is_daemonset
-	nodes.node_name(spec) == ""
+_consequence(pod) := "its pods stay Pending" if {
+	not pod.daemonset
+	nodes.node_name(pod.spec) == ""
 }
