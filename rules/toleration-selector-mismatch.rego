@@ -75,7 +75,6 @@
 package dslint.rules["toleration-selector-mismatch"]
 
 import data.dslint.lib.k8s
-import data.dslint.lib.labels
 import data.dslint.lib.nodes
 import data.dslint.lib.placement
 import data.dslint.lib.result
@@ -83,75 +82,49 @@ import data.dslint.lib.satisfiability as sat
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
-# The findings are _report's. Many objects have no tolerations: each body
-# below reads them where one kind of workload keeps its pod spec (a Pod, a
-# PodTemplate, a CronJob, the other kinds: k8s.pod_spec_path), so that OPA's
-# rule index skips the rule for them without evaluating anything.
-report contains finding if {
-	_ = input.spec.tolerations
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.template.spec.tolerations
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.spec.jobTemplate.spec.template.spec.tolerations
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.spec.template.spec.tolerations
-	some finding in _report
-}
-
-# Tolerations with a value are few, keys that the constraint names fewer, and
-# most of those are selected plainly (_selects): the exact check
-# (sat.never_selects) runs for the rest only. tolerations is k8s.tolerations,
-# and key and value are tol.field(t, "key") and tol.field(t, "value"), which
-# only need checking when they are non-empty strings: all read directly.
-_report contains result.fail(k8s.toleration_path(i), msg) if {
-	tolerations := k8s.pod_spec.tolerations
-	is_array(tolerations)
-	some i, t in tolerations
+# The toleration is for key=value of a label the node constraint names,
+# and the constraint admits only other values of key: every way a node can
+# be chosen (sat.never_selects) rules out a node labelled key=value.
+# Without a node inventory, or where the pod is judged node by node.
+report contains result.fail(k8s.pod_path(pod, ["tolerations", i]), msg) if {
+	some pod in k8s.pods
+	some i, t in pod.tolerations
 	value := t.value
 	is_string(value)
 	value != ""
 	key := t.key
-	key in _constrained_keys
 	is_string(key)
 	key != ""
+	key in _constrained_keys(pod.spec)
 	tol.field(t, "operator") in {"", "Equal"}
 	not settings.is_system_taint(key)
-	not placement.selected_pools
-	not _selects(key, value)
-	sat.never_selects(k8s.pod_spec, key, value)
-	msg := sprintf("%s %q tolerates the taint %q but its node constraint never selects nodes labelled %s=%s (%s): the toleration and the constraint point at different pools; make both name the same pool", [
-		k8s.kind_label,
-		k8s.name,
+	not placement.pod_selected_pools(pod)
+	sat.never_selects(pod.spec, key, value)
+	msg := sprintf("%s tolerates the taint %q but its node constraint never selects nodes labelled %s=%s (%s): the toleration and the constraint point at different pools; make both name the same pool", [
+		k8s.workload_label(pod),
 		tol.string_of_taint({"key": key, "value": value, "effect": tol.field(t, "effect")}),
 		key,
 		value,
-		_selected(key),
+		_selected(pod.spec, key),
 	])
 }
 
 # With a node inventory: the toleration matches no taint of any node the
 # node constraint selects, so it points at another pool (or at none).
-_report contains result.fail(k8s.toleration_path(i), msg) if {
-	selected := placement.selected_pools
+report contains result.fail(k8s.pod_path(pod, ["tolerations", i]), msg) if {
+	placement.has_inventory
+	some pod in k8s.pods
+	selected := placement.pod_selected_pools(pod)
 	count(selected) > 0
-	nodes.has_constraint(k8s.pod_spec)
-	some i, t in k8s.valid_tolerations
+	nodes.has_constraint(pod.spec)
+	some i, t in pod.valid_tolerations
 	key := t.key
 	is_string(key)
 	key != ""
 	not settings.is_system_taint(key)
 	not _tolerates_a_selected_taint(t, selected)
-	msg := sprintf("%s %q tolerates the taint %q, but no node its node constraint selects carries a taint it matches (%s): the toleration and the constraint point at different pools; make both name the same pool", [
-		k8s.kind_label, k8s.name, tol.string_of_taint(t), placement.pool_names(selected),
+	msg := sprintf("%s tolerates the taint %q, but no node its node constraint selects carries a taint it matches (%s): the toleration and the constraint point at different pools; make both name the same pool", [
+		k8s.workload_label(pod), tol.string_of_taint(t), placement.pool_names(selected),
 	])
 }
 
@@ -161,41 +134,17 @@ _tolerates_a_selected_taint(t, selected) if {
 	p in selected
 }
 
-# The label keys the nodeSelector or a required term constrains: a cheap
-# filter before the satisfiability check. It may hold more (the keys of a
-# nodeSelector or of terms that are not mappings or lists): sat.never_selects
-# only holds for a key some alternative constrains.
-_constrained_keys contains key if {
-	some key, _ in k8s.pod_spec.nodeSelector
+# _constrained_keys(spec) are the label keys the nodeSelector or a required
+# term of the pod spec names: a toleration of another key says nothing about
+# the pool the constraint selects.
+_constrained_keys(spec) := {key | some key, _ in nodes.node_selector(spec)} | {req.key |
+	some term in nodes.required_terms(spec)
+	some req in nodes.expressions(term)
 }
 
-_constrained_keys contains req.key if {
-	some term in k8s.pod_spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
-	some req in term.matchExpressions
-}
-
-# _selects(key, value) is true when some node the constraint admits surely
-# has label key=value, so sat.never_selects does not hold. With a valid
-# nodeSelector entry key=value, every alternative requires key=value, and is
-# satisfiable (the nodeSelector alone always is). With a plainly satisfiable
-# required term (its keys are not in the nodeSelector) that requires key In
-# values including value, that term's alternative admits key=value.
-_selects(key, value) if {
-	k8s.pod_spec.nodeSelector[key] == value
-	labels.valid_key(key)
-	labels.valid_value(value)
-}
-
-_selects(key, value) if {
-	some i in sat.plainly_satisfiable_terms
-	some req in k8s.pod_spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[i].matchExpressions
-	req.key == key
-	req.operator == "In"
-	value in req.values
-}
-
-# _selected(key) renders what the constraint says about the label key.
-_selected(key) := concat("; ", sort({sat.describe(key, c) |
-	some alt in sat.alternatives(k8s.pod_spec)
+# _selected(spec, key) renders what the node constraint of the pod spec
+# says about the label key.
+_selected(spec, key) := concat("; ", sort({sat.describe(key, c) |
+	some alt in sat.alternatives(spec)
 	some c in object.get(alt, key, [])
 }))
