@@ -70,37 +70,12 @@ import data.dslint.lib.labels
 import data.dslint.lib.nodeaffinity
 import data.dslint.lib.result
 
-# Most DaemonSets are plainly fine: _plainly_fine checks the common case
-# with a few expressions, and only the others get the full diagnosis of
-# _findings. OPA's rule index skips the rule for other kinds on input.kind.
-report contains finding if {
-	input.kind == "DaemonSet"
-	k8s.is_daemonset
-	not _plainly_fine
-	some finding in _findings
-}
-
-# _plainly_fine is a selector of matchLabels only, every pair a valid label
-# on the template, and no restartPolicy or activeDeadlineSeconds to object
-# to: then no check of _findings reports anything.
-_plainly_fine if {
-	selector := input.spec.selector
-	is_object(selector)
-	count(selector) == 1
-	match_labels := selector.matchLabels
-	is_object(match_labels)
-	count(match_labels) > 0
-	template_labels := input.spec.template.metadata.labels
-	every key, value in match_labels {
-		template_labels[key] == value
-		labels.valid_key(key)
-		labels.valid_value(value)
-	}
-	spec := k8s.pod_spec
-	object.get(spec, "restartPolicy", null) in {null, "", "Always"}
-	object.get(spec, "activeDeadlineSeconds", null) == null
-}
-
+# Every check starts with the kind, and k8s.is_daemonset (or the pod's
+# daemonset) adds the API group (apps or extensions) and a complete pod
+# template: OPA's rule index skips the checks for other kinds on
+# input.kind. The selector and the template labels are the DaemonSet's own
+# fields, read from input; the pod template's fields are its pod's
+# (k8s.pods).
 _selector_path := ["spec", "selector"]
 
 _labels_path := ["spec", "template", "metadata", "labels"]
@@ -111,10 +86,10 @@ _labels_path := ["spec", "template", "metadata", "labels"]
 # labels.Nothing(), which matches no labels, so upstream reports "`selector`
 # does not match template `labels`". extensions/v1beta1 first defaulted it to
 # the template's labels when those are set.
-_findings contains result.fail(_selector_path, msg) if {
+report contains result.fail(_selector_path, msg) if {
+	input.kind == "DaemonSet"
 	k8s.is_daemonset
 	_selector == null
-	not _patch_fragment
 	msg := sprintf("daemonset %q has no spec.selector%s: a missing selector matches no pods, so the API server rejects the daemonset (\"`selector` does not match template `labels`\"); add spec.selector.matchLabels with the template's labels", [k8s.name, _v1beta1_note])
 }
 
@@ -122,7 +97,8 @@ _v1beta1_note := " (extensions/v1beta1 defaults it from the template's labels, b
 	input.apiVersion == "extensions/v1beta1"
 } else := ""
 
-_findings contains result.fail(_selector_path, msg) if {
+report contains result.fail(_selector_path, msg) if {
+	input.kind == "DaemonSet"
 	k8s.is_daemonset
 	is_object(_selector)
 	_selector_size == 0
@@ -159,32 +135,39 @@ _example_labels := json.marshal(_template_labels) if {
 
 # --- selector: valid label selector -------------------------------------------
 
-_findings contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
+report contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
+	input.kind == "DaemonSet"
 	some key, _ in _match_labels
+	not labels.valid_key(key)
 	problem := labels.key_problem(key)
 	msg := sprintf("selector matchLabels key %q is not a valid label key: %s", [key, problem])
 }
 
-_findings contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
+report contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
+	input.kind == "DaemonSet"
 	some key, value in _match_labels
+	not labels.valid_value(value)
 	problem := labels.value_problem(value)
 	msg := sprintf("selector matchLabels value %s for %q is not a valid label value: %s", [_show(value), key, problem])
 }
 
-_findings contains result.fail(array.concat(_selector_path, ["matchExpressions", i]), msg) if {
+report contains result.fail(array.concat(_selector_path, ["matchExpressions", i]), msg) if {
+	input.kind == "DaemonSet"
 	some i, expr in _match_expressions
 	not is_object(expr)
 	msg := sprintf("selector expression %s must be a mapping with key, operator and values", [_show(expr)])
 }
 
-_findings contains result.fail(_expr_path(i, "operator"), msg) if {
+report contains result.fail(_expr_path(i, "operator"), msg) if {
+	input.kind == "DaemonSet"
 	some i, expr in _expressions
 	op := object.get(expr, "operator", "")
 	not op in _operators
 	msg := sprintf("selector operator %s is not valid: use \"In\", \"NotIn\", \"Exists\" or \"DoesNotExist\"%s", [_show(op), _did_you_mean(op)])
 }
 
-_findings contains result.fail(_expr_path(i, "values"), msg) if {
+report contains result.fail(_expr_path(i, "values"), msg) if {
+	input.kind == "DaemonSet"
 	some i, expr in _expressions
 	op := expr.operator
 	op in {"In", "NotIn"}
@@ -192,7 +175,8 @@ _findings contains result.fail(_expr_path(i, "values"), msg) if {
 	msg := sprintf("selector expression on %s with operator %q needs values", [_show(object.get(expr, "key", "")), op])
 }
 
-_findings contains result.fail(_expr_path(i, "values"), msg) if {
+report contains result.fail(_expr_path(i, "values"), msg) if {
+	input.kind == "DaemonSet"
 	some i, expr in _expressions
 	op := expr.operator
 	op in {"Exists", "DoesNotExist"}
@@ -200,16 +184,20 @@ _findings contains result.fail(_expr_path(i, "values"), msg) if {
 	msg := sprintf("selector expression on %s with operator %q must not have values", [_show(object.get(expr, "key", "")), op])
 }
 
-_findings contains result.fail(_expr_path(i, "key"), msg) if {
+report contains result.fail(_expr_path(i, "key"), msg) if {
+	input.kind == "DaemonSet"
 	some i, expr in _expressions
 	key := object.get(expr, "key", "")
+	not labels.valid_key(key)
 	problem := labels.key_problem(key)
 	msg := sprintf("selector expression key %s is not a valid label key: %s", [_show(key), problem])
 }
 
-_findings contains result.fail(array.concat(_expr_path(i, "values"), [j]), msg) if {
+report contains result.fail(array.concat(_expr_path(i, "values"), [j]), msg) if {
+	input.kind == "DaemonSet"
 	some i, expr in _expressions
 	some j, value in _values(expr)
+	not labels.valid_value(value)
 	problem := labels.value_problem(value)
 	msg := sprintf("selector expression value %s is not a valid label value: %s", [_show(value), problem])
 }
@@ -260,9 +248,9 @@ _valid_expression(expr) if {
 
 # --- selector: matches the template's labels ------------------------------------
 
-_findings contains result.fail(_labels_path, msg) if {
+report contains result.fail(_labels_path, msg) if {
+	input.kind == "DaemonSet"
 	k8s.is_daemonset
-	not _patch_fragment
 	_valid_selector
 	_selector_size > 0
 	reasons := [r | some r in _mismatches]
@@ -280,11 +268,13 @@ _checked_expressions := _match_expressions if _valid_selector
 # labels.Set(template.Labels): a missing or non-mapping labels field is empty.
 _label_set := _object(_template_labels)
 
-# Label selector requirements match exactly as node selector requirements do
-# (labels.Requirement): the library decides, the rule only words it.
+# A matchLabels entry key: value holds when the template has the label key
+# with that value. The requirements of matchExpressions match exactly as node
+# selector requirements do (labels.Requirement): the library decides, the
+# rule only words it.
 _mismatches contains sprintf("%s=%q (the template %s)", [key, value, _has(key)]) if {
 	some key, value in _checked_labels
-	not nodeaffinity.requirement_matches({"key": key, "operator": "In", "values": [value]}, _label_set)
+	object.get(_label_set, key, null) != value
 }
 
 _mismatches contains sprintf("%s (the template %s)", [_requirement_text(expr), _has(expr.key)]) if {
@@ -300,31 +290,27 @@ _requirement_text(expr) := sprintf("the label %q", [expr.key]) if expr.operator 
 
 _requirement_text(expr) := sprintf("no label %q", [expr.key]) if expr.operator == "DoesNotExist"
 
-_has(key) := sprintf("has %s=%q", [key, _label_set[key]]) if key in object.keys(_label_set)
+_has(key) := sprintf("has %s=%s", [key, _show(_label_set[key])]) if key in object.keys(_label_set)
 
 _has(key) := sprintf("has no %q label", [key]) if not key in object.keys(_label_set)
 
-# A Kustomize strategic-merge patch names what it changes and leaves the
-# rest (selector, labels, images) to the base it is merged into. An object
-# whose pod template has no containers, or a container without an image,
-# cannot be applied as it is (the API server requires both), so it is such a
-# fragment: its missing selector and labels are not reported. What it sets
-# (restartPolicy, activeDeadlineSeconds, an empty selector) still is.
-_patch_fragment if count(_array(object.get(k8s.pod_spec, "containers", []))) == 0
-
 # --- template spec --------------------------------------------------------------
 
-_findings contains result.fail(array.concat(k8s.pod_spec_path, ["restartPolicy"]), msg) if {
-	k8s.is_daemonset
-	policy := k8s.pod_spec.restartPolicy
+report contains result.fail(k8s.pod_path(pod, ["restartPolicy"]), msg) if {
+	input.kind == "DaemonSet"
+	some pod in k8s.pods
+	pod.daemonset
+	policy := pod.spec.restartPolicy
 	policy != null
 	not policy in {"", "Always"}
 	msg := sprintf("restartPolicy %s is not supported in a daemonset: only \"Always\" (the default); remove it", [_show(policy)])
 }
 
-_findings contains result.fail(array.concat(k8s.pod_spec_path, ["activeDeadlineSeconds"]), msg) if {
-	k8s.is_daemonset
-	seconds := k8s.pod_spec.activeDeadlineSeconds
+report contains result.fail(k8s.pod_path(pod, ["activeDeadlineSeconds"]), msg) if {
+	input.kind == "DaemonSet"
+	some pod in k8s.pods
+	pod.daemonset
+	seconds := pod.spec.activeDeadlineSeconds
 	seconds != null
 	msg := sprintf("activeDeadlineSeconds %s in daemonset is not supported: daemon pods run until the daemonset or the node goes away; remove it", [_show(seconds)])
 }

@@ -1,7 +1,9 @@
 # ValidateDaemonSetSpec (reference §4.4): selector presence, emptiness,
 # validity and match against the template labels (with extensions/v1beta1
 # defaulting), restartPolicy and activeDeadlineSeconds.
-package dslint.rules["invalid-daemonset"]
+package dslint.rules["invalid-daemonset_test"]
+
+import data.dslint.rules["invalid-daemonset"] as rule
 
 _labels := {"app": "node-exporter"}
 
@@ -45,16 +47,37 @@ _sel_path := ["spec", "selector"]
 
 _labels_path := ["spec", "template", "metadata", "labels"]
 
-# _one(r, path) is the message of r's only finding, which must be at path
-# with the rule's default severity.
-_one(r, path) := f.message if {
-	count(r) == 1
-	some f in r
-	f.path == path
-	not "severity" in object.keys(f)
+_silent(obj) if rule.report == set() with input as obj
+
+# --- the messages ---------------------------------------------------------------
+
+# _no_selector(note) is the finding about the DaemonSet "node-exporter"
+# without a selector; note follows "spec.selector".
+_no_selector(note) := {
+	"path": _sel_path,
+	"message": sprintf("daemonset \"node-exporter\" has no spec.selector%s: a missing selector matches no pods, so the API server rejects the daemonset (\"`selector` does not match template `labels`\"); add spec.selector.matchLabels with the template's labels", [note]),
 }
 
-_silent(obj) if count(report) == 0 with input as obj
+_v1beta1_note := " (extensions/v1beta1 defaults it from the template's labels, but the template has none)"
+
+# _empty(shown, example) is the finding about an empty selector.
+_empty(shown, example) := {
+	"path": _sel_path,
+	"message": sprintf("empty selector %s is invalid for daemonset: it would select every pod in the namespace; select the template's labels, for example matchLabels: %s", [shown, example]),
+}
+
+_some_label := "{app: <name>} (and the same label on the template)"
+
+# _mismatch(requirements) is the finding about template labels that do not
+# match the selector.
+_mismatch(requirements) := {
+	"path": _labels_path,
+	"message": sprintf("`selector` does not match template `labels`: the selector requires %s; label the template to match the selector", [requirements]),
+}
+
+_name_problem := "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+
+_value_problem := "must be empty or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 
 # --- valid ----------------------------------------------------------------------
 
@@ -112,20 +135,15 @@ test_notin_matches_absent_label if {
 # --- missing selector -----------------------------------------------------------
 
 test_missing_selector_apps_v1 if {
-	msg := _one(report, _sel_path) with input as _without_selector("apps/v1", _template(_labels))
-	contains(msg, "daemonset \"node-exporter\" has no spec.selector: a missing selector matches no pods")
-	contains(msg, "\"`selector` does not match template `labels`\"")
-	not contains(msg, "v1beta1")
+	rule.report == {_no_selector("")} with input as _without_selector("apps/v1", _template(_labels))
 }
 
 test_missing_selector_apps_v1beta2_is_not_defaulted if {
-	msg := _one(report, _sel_path) with input as _without_selector("apps/v1beta2", _template(_labels))
-	contains(msg, "has no spec.selector")
+	rule.report == {_no_selector("")} with input as _without_selector("apps/v1beta2", _template(_labels))
 }
 
 test_null_selector_is_missing if {
-	msg := _one(report, _sel_path) with input as _with_selector(null)
-	contains(msg, "has no spec.selector")
+	rule.report == {_no_selector("")} with input as _with_selector(null)
 }
 
 # extensions/v1beta1 defaulted the selector from the template's labels.
@@ -134,19 +152,18 @@ test_missing_selector_extensions_v1beta1_is_defaulted if {
 }
 
 test_missing_selector_extensions_v1beta1_without_labels if {
-	msg := _one(report, _sel_path) with input as _without_selector("extensions/v1beta1", {"spec": {"containers": [{"name": "c", "image": "busybox:1.36"}]}})
-	contains(msg, "has no spec.selector (extensions/v1beta1 defaults it from the template's labels, but the template has none)")
+	r := rule.report with input as _without_selector("extensions/v1beta1", {"spec": {"containers": [{"name": "c", "image": "busybox:1.36"}]}})
+	r == {_no_selector(_v1beta1_note)}
 }
 
 test_missing_selector_extensions_v1beta1_null_labels if {
-	msg := _one(report, _sel_path) with input as _without_selector("extensions/v1beta1", _template(null))
-	contains(msg, "has no spec.selector (extensions/v1beta1")
+	rule.report == {_no_selector(_v1beta1_note)} with input as _without_selector("extensions/v1beta1", _template(null))
 }
 
 # Empty (non-nil) template labels default to an empty selector.
 test_missing_selector_extensions_v1beta1_empty_labels if {
-	msg := _one(report, _sel_path) with input as _without_selector("extensions/v1beta1", _template({}))
-	contains(msg, "empty selector (defaulted from the template labels {}) is invalid for daemonset")
+	r := rule.report with input as _without_selector("extensions/v1beta1", _template({}))
+	r == {_empty("(defaulted from the template labels {})", _some_label)}
 }
 
 # --- Kustomize patches ------------------------------------------------------------
@@ -169,58 +186,54 @@ test_patch_with_selector_but_no_labels_is_silent if {
 # A patch (a container without an image) is skipped as a whole (SPEC §3):
 # what it sets is checked once it is merged into its base.
 test_patch_is_skipped_whole if {
-	count(report) == 0 with input as _without_selector("apps/v1", {"spec": {"restartPolicy": "OnFailure", "containers": [{"name": "c"}]}})
-	count(report) == 0 with input as _v1({"selector": {}, "template": {"spec": {"containers": [{"name": "c"}]}}})
+	_silent(_without_selector("apps/v1", {"spec": {"restartPolicy": "OnFailure", "containers": [{"name": "c"}]}}))
+	_silent(_v1({"selector": {}, "template": {"spec": {"containers": [{"name": "c"}]}}}))
 }
 
 # --- empty selector -------------------------------------------------------------
 
 test_empty_selector if {
-	msg := _one(report, _sel_path) with input as _with_selector({})
-	contains(msg, "empty selector {} is invalid for daemonset: it would select every pod in the namespace")
-	contains(msg, "for example matchLabels: {\"app\":\"node-exporter\"}")
+	rule.report == {_empty("{}", "{\"app\":\"node-exporter\"}")} with input as _with_selector({})
 }
 
 test_empty_match_labels_and_expressions if {
-	msg := _one(report, _sel_path) with input as _with_selector({"matchLabels": {}, "matchExpressions": []})
-	contains(msg, "empty selector {\"matchExpressions\":[],\"matchLabels\":{}} is invalid for daemonset")
+	r := rule.report with input as _with_selector({"matchLabels": {}, "matchExpressions": []})
+	r == {_empty("{\"matchExpressions\":[],\"matchLabels\":{}}", "{\"app\":\"node-exporter\"}")}
 }
 
 test_empty_selector_extensions_v1beta1_is_not_defaulted if {
-	msg := _one(report, _sel_path) with input as _ds("extensions/v1beta1", {"selector": {}})
-	contains(msg, "empty selector {} is invalid")
+	rule.report == {_empty("{}", "{\"app\":\"node-exporter\"}")} with input as _ds("extensions/v1beta1", {"selector": {}})
 }
 
 test_empty_selector_without_template_labels_suggests_a_label if {
-	msg := _one(report, _sel_path) with input as _v1({"selector": {}, "template": _template(null)})
-	contains(msg, "for example matchLabels: {app: <name>} (and the same label on the template)")
+	rule.report == {_empty("{}", _some_label)} with input as _v1({"selector": {}, "template": _template(null)})
 }
 
 # --- selector does not match the template labels ---------------------------------
 
 test_match_labels_value_differs if {
-	msg := _one(report, _labels_path) with input as _v1({"template": _template({"app": "exporter"})})
-	msg == "`selector` does not match template `labels`: the selector requires app=\"node-exporter\" (the template has app=\"exporter\"); label the template to match the selector"
+	r := rule.report with input as _v1({"template": _template({"app": "exporter"})})
+	r == {{
+		"path": _labels_path,
+		"message": "`selector` does not match template `labels`: the selector requires app=\"node-exporter\" (the template has app=\"exporter\"); label the template to match the selector",
+	}}
 }
 
 test_match_labels_label_absent if {
-	msg := _one(report, _labels_path) with input as _v1({"selector": {"matchLabels": {"app": "node-exporter", "tier": "monitoring"}}})
-	contains(msg, "the selector requires tier=\"monitoring\" (the template has no \"tier\" label);")
-	not contains(msg, "app=")
+	r := rule.report with input as _v1({"selector": {"matchLabels": {"app": "node-exporter", "tier": "monitoring"}}})
+	r == {_mismatch("tier=\"monitoring\" (the template has no \"tier\" label)")}
 }
 
 test_template_without_labels if {
-	msg := _one(report, _labels_path) with input as _v1({"template": {"spec": {"containers": _c}}})
-	contains(msg, "requires app=\"node-exporter\" (the template has no \"app\" label)")
+	rule.report == {_mismatch("app=\"node-exporter\" (the template has no \"app\" label)")} with input as _v1({"template": {"spec": {"containers": _c}}})
 }
 
 test_template_labels_not_a_mapping if {
-	msg := _one(report, _labels_path) with input as _v1({"template": _template(["app"])})
-	contains(msg, "has no \"app\" label")
+	rule.report == {_mismatch("app=\"node-exporter\" (the template has no \"app\" label)")} with input as _v1({"template": _template(["app"])})
 }
 
 test_every_mismatch_is_listed if {
-	msg := _one(report, _labels_path) with input as _v1({
+	r := rule.report with input as _v1({
 		"selector": {
 			"matchLabels": {"app": "node-exporter"},
 			"matchExpressions": [
@@ -232,24 +245,26 @@ test_every_mismatch_is_listed if {
 		},
 		"template": _template({"app": "exporter", "tier": "web", "track": "canary", "legacy": "true"}),
 	})
-	contains(msg, "app=\"node-exporter\" (the template has app=\"exporter\")")
-	contains(msg, "tier in (monitoring, infra) (the template has tier=\"web\")")
-	contains(msg, "track notin (canary) (the template has track=\"canary\")")
-	contains(msg, "the label \"team\" (the template has no \"team\" label)")
-	contains(msg, "no label \"legacy\" (the template has legacy=\"true\")")
+	r == {_mismatch(concat(", ", sort([
+		"app=\"node-exporter\" (the template has app=\"exporter\")",
+		"tier in (monitoring, infra) (the template has tier=\"web\")",
+		"track notin (canary) (the template has track=\"canary\")",
+		"the label \"team\" (the template has no \"team\" label)",
+		"no label \"legacy\" (the template has legacy=\"true\")",
+	])))}
 }
 
 test_in_with_absent_label if {
-	msg := _one(report, _labels_path) with input as _v1({
+	r := rule.report with input as _v1({
 		"selector": {"matchExpressions": [{"key": "tier", "operator": "In", "values": ["infra"]}]},
 	})
-	contains(msg, "the selector requires tier in (infra) (the template has no \"tier\" label)")
+	r == {_mismatch("tier in (infra) (the template has no \"tier\" label)")}
 }
 
 # A mismatch in an extensions/v1beta1 DaemonSet with an explicit selector.
 test_mismatch_extensions_v1beta1 if {
-	msg := _one(report, _labels_path) with input as _ds("extensions/v1beta1", {"template": _template({"name": "fluentd"})})
-	contains(msg, "has no \"app\" label")
+	r := rule.report with input as _ds("extensions/v1beta1", {"template": _template({"name": "fluentd"})})
+	r == {_mismatch("app=\"node-exporter\" (the template has no \"app\" label)")}
 }
 
 # --- invalid selector -------------------------------------------------------------
@@ -257,92 +272,121 @@ test_mismatch_extensions_v1beta1 if {
 # An invalid selector fails LabelSelectorAsSelector: upstream skips the match
 # check, and so does the rule.
 test_unknown_operator_no_match_check if {
-	msg := _one(report, ["spec", "selector", "matchExpressions", 0, "operator"]) with input as _with_selector({"matchExpressions": [{"key": "app", "operator": "in", "values": ["x"]}]})
-	contains(msg, "selector operator \"in\" is not valid: use \"In\", \"NotIn\", \"Exists\" or \"DoesNotExist\" (did you mean \"In\"?)")
+	r := rule.report with input as _with_selector({"matchExpressions": [{"key": "app", "operator": "in", "values": ["x"]}]})
+	r == {{
+		"path": ["spec", "selector", "matchExpressions", 0, "operator"],
+		"message": "selector operator \"in\" is not valid: use \"In\", \"NotIn\", \"Exists\" or \"DoesNotExist\" (did you mean \"In\"?)",
+	}}
 }
 
 test_missing_operator if {
-	msg := _one(report, ["spec", "selector", "matchExpressions", 0, "operator"]) with input as _with_selector({"matchExpressions": [{"key": "app", "values": ["node-exporter"]}]})
-	contains(msg, "selector operator \"\" is not valid")
-	not contains(msg, "did you mean")
+	r := rule.report with input as _with_selector({"matchExpressions": [{"key": "app", "values": ["node-exporter"]}]})
+	r == {{
+		"path": ["spec", "selector", "matchExpressions", 0, "operator"],
+		"message": "selector operator \"\" is not valid: use \"In\", \"NotIn\", \"Exists\" or \"DoesNotExist\"",
+	}}
 }
 
 test_in_without_values if {
-	msg := _one(report, ["spec", "selector", "matchExpressions", 0, "values"]) with input as _with_selector({"matchExpressions": [{"key": "app", "operator": "NotIn"}]})
-	contains(msg, "selector expression on \"app\" with operator \"NotIn\" needs values")
+	r := rule.report with input as _with_selector({"matchExpressions": [{"key": "app", "operator": "NotIn"}]})
+	r == {{
+		"path": ["spec", "selector", "matchExpressions", 0, "values"],
+		"message": "selector expression on \"app\" with operator \"NotIn\" needs values",
+	}}
 }
 
 test_exists_with_values if {
-	msg := _one(report, ["spec", "selector", "matchExpressions", 0, "values"]) with input as _with_selector({"matchExpressions": [{"key": "app", "operator": "Exists", "values": ["node-exporter"]}]})
-	contains(msg, "selector expression on \"app\" with operator \"Exists\" must not have values")
+	r := rule.report with input as _with_selector({"matchExpressions": [{"key": "app", "operator": "Exists", "values": ["node-exporter"]}]})
+	r == {{
+		"path": ["spec", "selector", "matchExpressions", 0, "values"],
+		"message": "selector expression on \"app\" with operator \"Exists\" must not have values",
+	}}
 }
 
 test_invalid_expression_key_and_value if {
-	r := report with input as _with_selector({"matchExpressions": [{"key": "-app", "operator": "In", "values": ["node exporter"]}]})
-	count(r) == 2
-	some f1 in r
-	f1.path == ["spec", "selector", "matchExpressions", 0, "key"]
-	contains(f1.message, "selector expression key \"-app\" is not a valid label key: name part must consist of")
-	some f2 in r
-	f2.path == ["spec", "selector", "matchExpressions", 0, "values", 0]
-	contains(f2.message, "selector expression value \"node exporter\" is not a valid label value")
+	r := rule.report with input as _with_selector({"matchExpressions": [{"key": "-app", "operator": "In", "values": ["node exporter"]}]})
+	r == {
+		{
+			"path": ["spec", "selector", "matchExpressions", 0, "key"],
+			"message": sprintf("selector expression key \"-app\" is not a valid label key: %s", [_name_problem]),
+		},
+		{
+			"path": ["spec", "selector", "matchExpressions", 0, "values", 0],
+			"message": sprintf("selector expression value \"node exporter\" is not a valid label value: %s", [_value_problem]),
+		},
+	}
 }
 
 test_invalid_match_labels if {
-	r := report with input as _v1({
+	r := rule.report with input as _v1({
 		"selector": {"matchLabels": {"app/x/y": "a", "tier": "has space"}},
 		"template": _template({"app/x/y": "a", "tier": "has space"}),
 	})
-	count(r) == 2
-	some f1 in r
-	f1.path == ["spec", "selector", "matchLabels", "app/x/y"]
-	contains(f1.message, "selector matchLabels key \"app/x/y\" is not a valid label key: must not contain more than one \"/\"")
-	some f2 in r
-	f2.path == ["spec", "selector", "matchLabels", "tier"]
-	contains(f2.message, "selector matchLabels value \"has space\" for \"tier\" is not a valid label value")
+	r == {
+		{
+			"path": ["spec", "selector", "matchLabels", "app/x/y"],
+			"message": "selector matchLabels key \"app/x/y\" is not a valid label key: must not contain more than one \"/\"",
+		},
+		{
+			"path": ["spec", "selector", "matchLabels", "tier"],
+			"message": sprintf("selector matchLabels value \"has space\" for \"tier\" is not a valid label value: %s", [_value_problem]),
+		},
+	}
 }
 
 test_non_string_match_label_value if {
-	msg := _one(report, ["spec", "selector", "matchLabels", "enabled"]) with input as _v1({
+	r := rule.report with input as _v1({
 		"selector": {"matchLabels": {"enabled": true}},
 		"template": _template({"enabled": "true"}),
 	})
-	contains(msg, "selector matchLabels value true for \"enabled\" is not a valid label value: must be a string")
+	r == {{
+		"path": ["spec", "selector", "matchLabels", "enabled"],
+		"message": "selector matchLabels value true for \"enabled\" is not a valid label value: must be a string",
+	}}
 }
 
 test_expression_not_a_mapping if {
-	msg := _one(report, ["spec", "selector", "matchExpressions", 0]) with input as _with_selector({"matchExpressions": ["app=node-exporter"]})
-	contains(msg, "selector expression \"app=node-exporter\" must be a mapping")
+	r := rule.report with input as _with_selector({"matchExpressions": ["app=node-exporter"]})
+	r == {{
+		"path": ["spec", "selector", "matchExpressions", 0],
+		"message": "selector expression \"app=node-exporter\" must be a mapping with key, operator and values",
+	}}
 }
 
 # --- restartPolicy and activeDeadlineSeconds ----------------------------------------
 
 _spec_with(fields) := _v1({"template": {"metadata": {"labels": _labels}, "spec": object.union({"containers": [{"name": "c", "image": "x:1"}]}, fields)}})
 
+_restart_policy(shown) := {
+	"path": ["spec", "template", "spec", "restartPolicy"],
+	"message": sprintf("restartPolicy %s is not supported in a daemonset: only \"Always\" (the default); remove it", [shown]),
+}
+
+_deadline(shown) := {
+	"path": ["spec", "template", "spec", "activeDeadlineSeconds"],
+	"message": sprintf("activeDeadlineSeconds %s in daemonset is not supported: daemon pods run until the daemonset or the node goes away; remove it", [shown]),
+}
+
 test_restart_policy_on_failure if {
-	msg := _one(report, ["spec", "template", "spec", "restartPolicy"]) with input as _spec_with({"restartPolicy": "OnFailure"})
-	msg == "restartPolicy \"OnFailure\" is not supported in a daemonset: only \"Always\" (the default); remove it"
+	rule.report == {_restart_policy("\"OnFailure\"")} with input as _spec_with({"restartPolicy": "OnFailure"})
 }
 
 test_restart_policy_never_and_wrong_case if {
-	_one(report, ["spec", "template", "spec", "restartPolicy"]) with input as _spec_with({"restartPolicy": "Never"})
-	msg := _one(report, ["spec", "template", "spec", "restartPolicy"]) with input as _spec_with({"restartPolicy": "always"})
-	contains(msg, "restartPolicy \"always\" is not supported")
+	rule.report == {_restart_policy("\"Never\"")} with input as _spec_with({"restartPolicy": "Never"})
+	rule.report == {_restart_policy("\"always\"")} with input as _spec_with({"restartPolicy": "always"})
 }
 
 test_active_deadline_seconds if {
-	msg := _one(report, ["spec", "template", "spec", "activeDeadlineSeconds"]) with input as _spec_with({"activeDeadlineSeconds": 3600})
-	contains(msg, "activeDeadlineSeconds 3600 in daemonset is not supported")
+	rule.report == {_deadline("3600")} with input as _spec_with({"activeDeadlineSeconds": 3600})
 }
 
 test_active_deadline_seconds_zero if {
-	msg := _one(report, ["spec", "template", "spec", "activeDeadlineSeconds"]) with input as _spec_with({"activeDeadlineSeconds": 0})
-	contains(msg, "activeDeadlineSeconds 0 in daemonset")
+	rule.report == {_deadline("0")} with input as _spec_with({"activeDeadlineSeconds": 0})
 }
 
 # Every problem of one DaemonSet is reported at once.
 test_all_problems_together if {
-	r := report with input as {
+	r := rule.report with input as {
 		"apiVersion": "extensions/v1beta1",
 		"kind": "DaemonSet",
 		"metadata": {"name": "fluentd"},
@@ -354,21 +398,20 @@ test_all_problems_together if {
 			},
 		},
 	}
-	{f.path | some f in r} == {
-		_labels_path,
-		["spec", "template", "spec", "restartPolicy"],
-		["spec", "template", "spec", "activeDeadlineSeconds"],
+	r == {
+		_mismatch("app=\"fluentd\" (the template has no \"app\" label)"),
+		_restart_policy("\"Never\""),
+		_deadline("60"),
 	}
-	count(r) == 3
 }
 
-# --- the plainly fine shortcut and its edges -------------------------------------
+# --- the common shape and its edges -------------------------------------------------
 
 _template_with(fields) := object.union(_template(_labels), {"spec": object.union({"containers": _c}, fields)})
 
 # Each of these leaves the common shape (a selector of matchLabels only, every
 # pair on the template, no restartPolicy or activeDeadlineSeconds) and is
-# still judged in full.
+# judged like any other.
 test_near_the_common_shape if {
 	_silent(_with_selector({"matchLabels": _labels, "other": 1}))
 	_silent(_with_selector({"matchLabels": _labels, "matchExpressions": []}))
@@ -376,14 +419,39 @@ test_near_the_common_shape if {
 	_silent(_v1({"template": _template_with({"restartPolicy": ""})}))
 	_silent(_v1({"template": _template_with({"activeDeadlineSeconds": null})}))
 	_silent(_v1({"template": object.union(_template({"app": "node-exporter", "tier": "x"}), {})}))
-	_one(report, _labels_path) with input as _v1({"template": _template({"app": 5})})
-	_one(report, array.concat(_sel_path, ["matchLabels", "app"])) with input as _with_selector({"matchLabels": {"app": "bad value"}})
-	_one(report, ["spec", "template", "spec", "restartPolicy"]) with input as _v1({"template": _template_with({"restartPolicy": false})})
-	_one(report, ["spec", "template", "spec", "activeDeadlineSeconds"]) with input as _v1({"template": _template_with({"activeDeadlineSeconds": 0})})
+	rule.report == {_mismatch("app=\"node-exporter\" (the template has app=5)")} with input as _v1({"template": _template({"app": 5})})
+	r := rule.report with input as _with_selector({"matchLabels": {"app": "bad value"}})
+	r == {{
+		"path": ["spec", "selector", "matchLabels", "app"],
+		"message": sprintf("selector matchLabels value \"bad value\" for \"app\" is not a valid label value: %s", [_value_problem]),
+	}}
+	rule.report == {_restart_policy("false")} with input as _v1({"template": _template_with({"restartPolicy": false})})
+	rule.report == {_deadline("0")} with input as _v1({"template": _template_with({"activeDeadlineSeconds": 0})})
 }
 
 test_match_labels_that_are_not_a_mapping if {
-	_one(report, _sel_path) with input as _with_selector({"matchLabels": ["app"]})
-	_one(report, _sel_path) with input as _with_selector({"matchLabels": {}})
+	rule.report == {_empty("{\"matchLabels\":[\"app\"]}", "{\"app\":\"node-exporter\"}")} with input as _with_selector({"matchLabels": ["app"]})
+	rule.report == {_empty("{\"matchLabels\":{}}", "{\"app\":\"node-exporter\"}")} with input as _with_selector({"matchLabels": {}})
 	_silent(_with_selector({"matchLabels": null, "matchExpressions": [{"key": "app", "operator": "In", "values": ["node-exporter"]}]}))
+}
+
+# --- custom resources ------------------------------------------------------------------
+
+# The rule is about the built-in DaemonSet: a custom resource of kind
+# DaemonSet (OpenKruise's Advanced DaemonSet) and the pods of a RayCluster
+# or a JobSet are not its business.
+test_custom_resources_are_not_checked if {
+	_silent(object.union(_without_selector("apps/v1", _template(_labels)), {"apiVersion": "apps.kruise.io/v1alpha1"}))
+	_silent({
+		"apiVersion": "ray.io/v1",
+		"kind": "RayCluster",
+		"metadata": {"name": "ray"},
+		"spec": {"workerGroupSpecs": [{"template": {"spec": {"containers": _c, "restartPolicy": "Never", "activeDeadlineSeconds": 60}}}]},
+	})
+	_silent({
+		"apiVersion": "jobset.x-k8s.io/v1alpha2",
+		"kind": "JobSet",
+		"metadata": {"name": "train"},
+		"spec": {"replicatedJobs": [{"name": "w", "template": {"spec": {"template": {"spec": {"containers": _c, "restartPolicy": "Never"}}}}}]},
+	})
 }
