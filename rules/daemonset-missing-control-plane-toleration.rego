@@ -81,27 +81,28 @@ import data.dslint.lib.result
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
-report contains _severity(result.fail(_path, msg)) if {
-	input.kind == "DaemonSet"
-	k8s.is_daemonset
-	count(_missing) > 0
-	not nodes.pins_pool(k8s.pod_spec)
-	not _excludes_control_plane
-	not _aims_at_a_pool
-	not k8s.is_kubelet_plugin(k8s.pod_spec)
-	not _windows_only
-	msg := sprintf("daemonset %q does not tolerate the control-plane %s %s%s: it will not run on control-plane nodes; add %s", [
-		k8s.name,
-		_noun(_missing),
-		concat(" and ", [sprintf("%q", [tol.string_of_taint(t)]) | some t in _missing]),
-		_master_note,
-		concat(" and ", [sprintf("a toleration {key: %s, operator: Exists, effect: NoSchedule}", [t.key]) | some t in _missing]),
+report contains _severity(pod, result.fail(_path(pod), msg)) if {
+	some pod in k8s.pods
+	pod.daemonset
+	missing := _missing(pod)
+	count(missing) > 0
+	not nodes.pins_pool(pod.spec)
+	not _excludes_control_plane(pod.spec)
+	not _aims_at_a_pool(pod)
+	not k8s.is_kubelet_plugin(pod.spec)
+	not _windows_only(pod.spec)
+	msg := sprintf("%s does not tolerate the control-plane %s %s%s: it will not run on control-plane nodes; add %s", [
+		k8s.workload_label(pod),
+		_noun(missing),
+		concat(" and ", [sprintf("%q", [tol.string_of_taint(t)]) | some t in missing]),
+		_master_note(pod),
+		concat(" and ", [sprintf("a toleration {key: %s, operator: Exists, effect: NoSchedule}", [t.key]) | some t in missing]),
 	])
 }
 
-# The taints of control-plane nodes in the target release that the pods
-# do not tolerate.
-_missing := [t | some t in tol.control_plane_taints; not _tolerates(t)]
+# _missing(pod) are the taints of control-plane nodes in the target release
+# that the pod does not tolerate.
+_missing(pod) := [t | some t in tol.control_plane_taints; not _tolerates(pod, t)]
 
 _noun([_]) := "taint"
 
@@ -110,8 +111,8 @@ _noun(ts) := "taints" if count(ts) > 1
 # A DaemonSet that tolerates a dedicated taint (nvidia.com/gpu for a device
 # plugin) is meant for that pool, not for every node: its gap is a missing
 # node constraint, which toleration-without-node-selector reports.
-_aims_at_a_pool if {
-	some t in k8s.tolerations
+_aims_at_a_pool(pod) if {
+	some t in pod.tolerations
 	key := object.get(t, "key", "")
 	is_string(key)
 	key != ""
@@ -120,8 +121,8 @@ _aims_at_a_pool if {
 
 # Every required term keeps the pods off nodes with a control-plane role
 # label: the DaemonSet stays off the control plane on purpose.
-_excludes_control_plane if {
-	terms := nodes.required_terms(k8s.pod_spec)
+_excludes_control_plane(spec) if {
+	terms := nodes.required_terms(spec)
 	count(terms) > 0
 	every term in terms {
 		some req in term.matchExpressions
@@ -132,13 +133,13 @@ _excludes_control_plane if {
 
 # Control-plane nodes run Linux: a DaemonSet for Windows nodes never goes
 # there.
-_windows_only if {
+_windows_only(spec) if {
 	some label in _os_labels
-	nodes.node_selector(k8s.pod_spec)[label] == "windows"
+	nodes.node_selector(spec)[label] == "windows"
 }
 
-_windows_only if {
-	terms := nodes.required_terms(k8s.pod_spec)
+_windows_only(spec) if {
+	terms := nodes.required_terms(spec)
 	count(terms) > 0
 	every term in terms {
 		some req in term.matchExpressions
@@ -153,20 +154,20 @@ _os_labels := {"kubernetes.io/os", "beta.kubernetes.io/os"}
 # The tolerations the DaemonSet controller adds (tol.daemonset_auto_tolerations)
 # are all for node.kubernetes.io/* taints and tolerate neither taint asked
 # about here: the pod's own tolerations decide.
-_tolerates(taint) if tol.tolerated(k8s.tolerations, taint)
+_tolerates(pod, taint) if tol.tolerated(pod.tolerations, taint)
 
-_master_note := " (it tolerates only the old master taint, which kubeadm stopped applying in 1.25)" if {
+_master_note(pod) := " (it tolerates only the old master taint, which kubeadm stopped applying in 1.25)" if {
 	settings.kubernetes_minor >= 25
-	_tolerates(tol.master_taint)
+	_tolerates(pod, tol.master_taint)
 } else := ""
 
 # A node agent proper (a node-wide duty in its pod spec) warns; any other
 # DaemonSet may be kept off the control plane on purpose, so it informs.
-_severity(f) := f if k8s.is_node_agent(k8s.pod_spec)
+_severity(pod, f) := f if k8s.is_node_agent(pod.spec)
 
-_severity(f) := result.with_severity(f, "info") if not k8s.is_node_agent(k8s.pod_spec)
+_severity(pod, f) := result.with_severity(f, "info") if not k8s.is_node_agent(pod.spec)
 
 # Point at the tolerations list when there is one, else at the pod spec.
-_path := k8s.toleration_list_path if k8s.pod_spec.tolerations
-
-_path := k8s.pod_spec_path if not k8s.pod_spec.tolerations
+_path(pod) := k8s.pod_path(pod, ["tolerations"]) if {
+	pod.spec.tolerations
+} else := pod.path

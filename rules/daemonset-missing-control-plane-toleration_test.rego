@@ -1,4 +1,6 @@
-package dslint.rules["daemonset-missing-control-plane-toleration"]
+package dslint.rules["daemonset-missing-control-plane-toleration_test"]
+
+import data.dslint.rules["daemonset-missing-control-plane-toleration"] as rule
 
 _cp := "node-role.kubernetes.io/control-plane"
 
@@ -14,10 +16,13 @@ _daemonset(spec) := {
 		"selector": {"matchLabels": {"app": "log-shipper"}},
 		"template": {
 			"metadata": {"labels": {"app": "log-shipper"}},
-			"spec": object.union({
-				"containers": [{"name": "shipper", "image": "fluent-bit:3.1"}],
-				"volumes": [{"name": "logs", "hostPath": {"path": "/var/log"}}],
-			}, spec),
+			"spec": object.union(
+				{
+					"containers": [{"name": "shipper", "image": "fluent-bit:3.1"}],
+					"volumes": [{"name": "logs", "hostPath": {"path": "/var/log"}}],
+				},
+				spec,
+			),
 		},
 	},
 }
@@ -26,78 +31,89 @@ _spec_path := ["spec", "template", "spec"]
 
 _list_path := ["spec", "template", "spec", "tolerations"]
 
-# _only(r, path) is r's only finding, which must be at path.
-_only(r, path) := f if {
-	count(r) == 1
-	some f in r
-	f.path == path
-	not "severity" in object.keys(f) # warning, the rule's default
+_master_note := " (it tolerates only the old master taint, which kubeadm stopped applying in 1.25)"
+
+# _missing(name, path, note) is the warning about the DaemonSet name, at
+# path, that does not tolerate the control-plane taint; note follows the
+# taint.
+_missing(name, path, note) := {
+	"path": path,
+	"message": sprintf("daemonset %q does not tolerate the control-plane taint \"node-role.kubernetes.io/control-plane:NoSchedule\"%s: it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}", [name, note]),
 }
 
-_silent(spec) if count(report) == 0 with input as _daemonset(spec)
+# _shipper(path) is that warning about the log shipper.
+_shipper(path) := _missing("log-shipper", path, "")
+
+_silent(spec) if rule.report == set() with input as _daemonset(spec)
 
 # --- fires ----------------------------------------------------------------------------
 
 test_no_tolerations_points_at_pod_spec if {
-	f := _only(report, _spec_path) with input as _daemonset({})
-	contains(f.message, "daemonset \"log-shipper\" does not tolerate the control-plane taint \"node-role.kubernetes.io/control-plane:NoSchedule\": it will not run on control-plane nodes")
-	contains(f.message, "add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}")
-	not contains(f.message, "master")
+	r := rule.report with input as _daemonset({})
+	r == {_shipper(_spec_path)}
 }
 
 test_only_master_toleration_points_at_list if {
-	f := _only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _master, "operator": "Exists", "effect": "NoSchedule"}]})
-	contains(f.message, "(it tolerates only the old master taint, which kubeadm stopped applying in 1.25)")
+	r := rule.report with input as _daemonset({"tolerations": [{"key": _master, "operator": "Exists", "effect": "NoSchedule"}]})
+	r == {_missing("log-shipper", _list_path, _master_note)}
 }
 
 test_only_key_only_master_toleration if {
-	f := _only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _master, "effect": "NoSchedule"}]})
-	contains(f.message, "old master taint")
+	r := rule.report with input as _daemonset({"tolerations": [{"key": _master, "effect": "NoSchedule"}]})
+	r == {_missing("log-shipper", _list_path, _master_note)}
 }
 
 test_unrelated_tolerations_point_at_list if {
-	f := _only(report, _list_path) with input as _daemonset({"tolerations": [
+	r := rule.report with input as _daemonset({"tolerations": [
 		{"key": "node-role.kubernetes.io/ingress", "operator": "Exists", "effect": "NoSchedule"},
 		{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
 	]})
-	not contains(f.message, "master")
+	r == {_shipper(_list_path)}
 }
 
 test_empty_toleration_list_points_at_list if {
-	_only(report, _list_path) with input as _daemonset({"tolerations": []})
+	r := rule.report with input as _daemonset({"tolerations": []})
+	r == {_shipper(_list_path)}
 }
 
 # The kubeadm taint has an empty value: Equal with a value does not match it.
 test_control_plane_toleration_with_value if {
-	_only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Equal", "value": "true", "effect": "NoSchedule"}]})
+	r := rule.report with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Equal", "value": "true", "effect": "NoSchedule"}]})
+	r == {_shipper(_list_path)}
 }
 
 test_control_plane_toleration_with_other_effect if {
-	_only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoExecute"}]})
-	_only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "PreferNoSchedule"}]})
+	r := rule.report with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoExecute"}]})
+	r == {_shipper(_list_path)}
+	s := rule.report with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "PreferNoSchedule"}]})
+	s == {_shipper(_list_path)}
 }
 
 test_lowercase_exists_does_not_tolerate if {
-	_only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _cp, "operator": "exists", "effect": "NoSchedule"}]})
+	r := rule.report with input as _daemonset({"tolerations": [{"key": _cp, "operator": "exists", "effect": "NoSchedule"}]})
+	r == {_shipper(_list_path)}
 }
 
 test_generic_node_selector_is_no_constraint if {
-	_only(report, _spec_path) with input as _daemonset({"nodeSelector": {"kubernetes.io/os": "linux"}})
+	r := rule.report with input as _daemonset({"nodeSelector": {"kubernetes.io/os": "linux"}})
+	r == {_shipper(_spec_path)}
 }
 
 test_generic_required_affinity_is_no_constraint if {
-	_only(report, _spec_path) with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64", "arm64"]}]}]}}}})
+	r := rule.report with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64", "arm64"]}]}]}}}})
+	r == {_shipper(_spec_path)}
 }
 
 # The DaemonSet controller's automatic tolerations do not include the
 # control-plane taint, even with hostNetwork.
 test_host_network_does_not_help if {
-	_only(report, _spec_path) with input as _daemonset({"hostNetwork": true})
+	r := rule.report with input as _daemonset({"hostNetwork": true})
+	r == {_shipper(_spec_path)}
 }
 
 test_extensions_v1beta1_daemonset if {
-	r := report with input as object.union(_daemonset({}), {"apiVersion": "extensions/v1beta1"})
-	_only(r, _spec_path)
+	r := rule.report with input as object.union(_daemonset({}), {"apiVersion": "extensions/v1beta1"})
+	r == {_shipper(_spec_path)}
 }
 
 # --- silent ------------------------------------------------------------------------------
@@ -152,16 +168,16 @@ test_affinity_excluding_control_plane if {
 }
 
 test_other_kinds_are_not_checked if {
-	count(report) == 0 with input as object.union(_daemonset({}), {"kind": "Deployment"})
-	count(report) == 0 with input as {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "image": "i"}]}}
-	count(report) == 0 with input as object.union(_daemonset({}), {"apiVersion": "example.com/v1"})
+	rule.report == set() with input as object.union(_daemonset({}), {"kind": "Deployment"})
+	rule.report == set() with input as {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "image": "i"}]}}
+	rule.report == set() with input as object.union(_daemonset({}), {"apiVersion": "example.com/v1"})
 }
 
 # The rule follows the comparison-operator gate like the scheduler does.
 test_gt_toleration_never_matches_the_empty_valued_taint if {
-	r := report with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Gt", "value": "0", "effect": "NoSchedule"}]})
+	r := rule.report with input as _daemonset({"tolerations": [{"key": _cp, "operator": "Gt", "value": "0", "effect": "NoSchedule"}]})
 		with data.dslint.config as {"featureGates": {"TaintTolerationComparisonOperators": true}}
-	_only(r, _list_path)
+	r == {_shipper(_list_path)}
 }
 
 # A toleration with a null key has no key, and tolerates every key.
@@ -176,25 +192,26 @@ test_entry_that_is_not_a_mapping if {
 }
 
 test_similar_keys_do_not_tolerate if {
-	_only(report, _list_path) with input as _daemonset({"tolerations": [
+	r := rule.report with input as _daemonset({"tolerations": [
 		{"key": "node-role.kubernetes.io/control-plane-x", "operator": "Exists"},
 		{"key": "node-role.kubernetes.io/Control-plane", "operator": "Exists"},
 		{"key": ["node-role.kubernetes.io/control-plane"], "operator": "Exists"},
 	]})
+	r == {_shipper(_list_path)}
 }
 
 # The master note needs a toleration of the master taint itself.
 test_master_note_needs_the_master_taint if {
-	f := _only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _master, "operator": "Exists", "effect": "NoExecute"}]})
-	not contains(f.message, "old master taint")
-	g := _only(report, _list_path) with input as _daemonset({"tolerations": [{"key": _master, "operator": "Equal", "value": "x"}]})
-	not contains(g.message, "old master taint")
+	r := rule.report with input as _daemonset({"tolerations": [{"key": _master, "operator": "Exists", "effect": "NoExecute"}]})
+	r == {_shipper(_list_path)}
+	s := rule.report with input as _daemonset({"tolerations": [{"key": _master, "operator": "Equal", "value": "x"}]})
+	s == {_shipper(_list_path)}
 }
 
 # A DaemonSet aimed at a dedicated pool (a GPU device plugin) is not meant to
 # cover every node; toleration-without-node-selector reports its gap.
 test_daemonset_aimed_at_a_pool_is_silent if {
-	count(report) == 0 with input as {
+	rule.report == set() with input as {
 		"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "nvidia-device-plugin"},
 		"spec": {"template": {"spec": {
 			"containers": [{"name": "p", "image": "nvcr.io/nvidia/k8s-device-plugin:v0.16.2"}],
@@ -204,13 +221,14 @@ test_daemonset_aimed_at_a_pool_is_silent if {
 }
 
 test_daemonset_with_only_system_tolerations_still_fires if {
-	count(report) == 1 with input as {
+	r := rule.report with input as {
 		"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"},
 		"spec": {"template": {"spec": {
 			"containers": [{"name": "a", "image": "agent:1"}],
 			"tolerations": [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"}],
 		}}},
 	}
+	r == {object.union(_missing("agent", _list_path, ""), {"severity": "info"})}
 }
 
 # --- judgement: what a DaemonSet is for -------------------------------------------
@@ -221,6 +239,12 @@ _agent(spec) := {
 	"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"},
 	"spec": {"template": {"spec": object.union({"containers": [{"name": "a", "image": "agent:1"}]}, spec)}},
 }
+
+# _agent_warning is the finding about the DaemonSet "agent", a warning.
+_agent_warning := _missing("agent", _spec_path, "")
+
+# _agent_info is that finding lowered to info.
+_agent_info := object.union(_agent_warning, {"severity": "info"})
 
 # Kubelet plugins serve pods on their own node; the kubelet directory may
 # sit elsewhere (microk8s, k0s).
@@ -234,13 +258,13 @@ test_kubelet_plugins_are_silent if {
 		"/var/snap/microk8s/common/var/lib/kubelet/plugins_registry",
 		"/var/lib/kubelet/pod-resources",
 	] {
-		count(report) == 0 with input as _agent(_volume(path))
+		rule.report == set() with input as _agent(_volume(path))
 	}
 }
 
 test_other_kubelet_directories_are_no_plugins if {
-	count(report) == 1 with input as _agent(_volume("/var/lib/kubelet/pods"))
-	count(report) == 1 with input as _agent(_volume("/var/lib/kubelet/plugins-extra"))
+	rule.report == {_agent_info} with input as _agent(_volume("/var/lib/kubelet/pods"))
+	rule.report == {_agent_info} with input as _agent(_volume("/var/lib/kubelet/plugins-extra"))
 }
 
 # A node-wide duty makes a warning; without one the rule informs.
@@ -254,34 +278,31 @@ test_node_agents_warn if {
 		_volume("/lib/modules"),
 		_volume("/usr/libexec/kubernetes/kubelet-plugins/volume/exec/"),
 	] {
-		_only(report, _spec_path) with input as _agent(spec)
+		rule.report == {_agent_warning} with input as _agent(spec)
 	}
 }
 
 test_other_daemonsets_inform if {
 	every spec in [{}, {"hostNetwork": true}, {"hostPID": true}, _volume("/"), _volume("/sys"), _volume("/data"), _volume("/var/lib/longhorn"), _volume("/system")] {
-		f := _any(report) with input as _agent(spec)
-		f.severity == "info"
+		rule.report == {_agent_info} with input as _agent(spec)
 	}
 }
 
-_any(r) := f if {
-	count(r) == 1
-	some f in r
-}
-
 test_windows_daemonsets_are_silent if {
-	count(report) == 0 with input as _daemonset({"nodeSelector": {"kubernetes.io/os": "windows"}})
-	count(report) == 0 with input as _daemonset({"nodeSelector": {"beta.kubernetes.io/os": "windows"}})
-	count(report) == 0 with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/os", "operator": "In", "values": ["windows"]}]}]}}}})
-	_only(report, _spec_path) with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/os", "operator": "In", "values": ["windows", "linux"]}]}]}}}})
+	rule.report == set() with input as _daemonset({"nodeSelector": {"kubernetes.io/os": "windows"}})
+	rule.report == set() with input as _daemonset({"nodeSelector": {"beta.kubernetes.io/os": "windows"}})
+	rule.report == set() with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/os", "operator": "In", "values": ["windows"]}]}]}}}})
+	r := rule.report with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "kubernetes.io/os", "operator": "In", "values": ["windows", "linux"]}]}]}}}})
+	r == {_shipper(_spec_path)}
 }
 
 # Excluding other nodes (Fargate, virtual kubelets) does not pin a
 # DaemonSet to a pool: it still means to run everywhere else.
 test_exclusions_of_other_labels_do_not_silence if {
-	_only(report, _spec_path) with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "eks.amazonaws.com/compute-type", "operator": "NotIn", "values": ["fargate"]}]}]}}}})
-	_only(report, _spec_path) with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "type", "operator": "DoesNotExist"}]}]}}}})
+	r := rule.report with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "eks.amazonaws.com/compute-type", "operator": "NotIn", "values": ["fargate"]}]}]}}}})
+	r == {_shipper(_spec_path)}
+	s := rule.report with input as _daemonset({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "type", "operator": "DoesNotExist"}]}]}}}})
+	s == {_shipper(_spec_path)}
 }
 
 test_excluding_the_master_label_is_silent if {
@@ -291,21 +312,51 @@ test_excluding_the_master_label_is_silent if {
 # An extended resource pins the pods to the nodes that advertise it.
 test_extended_resource_is_silent if {
 	_silent({"containers": [{"name": "m", "image": "gpu-monitor:1", "resources": {"limits": {"nvidia.com/gpu": 1}}}]})
-	_only(report, _spec_path) with input as _daemonset({"containers": [{"name": "m", "image": "m:1", "resources": {"limits": {"cpu": "1", "memory": "1Gi", "hugepages-2Mi": "1Gi"}}}]})
-	_only(report, _spec_path) with input as _daemonset({"containers": [{"name": "m", "image": "m:1", "resources": {"limits": {"nvidia.com/gpu": 0}}}]})
+	r := rule.report with input as _daemonset({"containers": [{"name": "m", "image": "m:1", "resources": {"limits": {"cpu": "1", "memory": "1Gi", "hugepages-2Mi": "1Gi"}}}]})
+	r == {_shipper(_spec_path)}
+	s := rule.report with input as _daemonset({"containers": [{"name": "m", "image": "m:1", "resources": {"limits": {"nvidia.com/gpu": 0}}}]})
+	s == {_shipper(_spec_path)}
 }
 
 # The control-plane taints follow the target release (reference §6).
 test_target_version if {
 	master_only := _daemonset({"tolerations": [{"key": _master, "operator": "Exists", "effect": "NoSchedule"}]})
-	count(report) == 0 with input as master_only with data.dslint.config as {"kubernetesVersion": "1.23"}
-	f := _only(report, _list_path) with input as master_only with data.dslint.config as {"kubernetesVersion": "1.24"}
-	not contains(f.message, "old master taint")
-	contains(f.message, "the control-plane taint \"node-role.kubernetes.io/control-plane:NoSchedule\"")
-	g := _only(report, _spec_path) with input as _daemonset({}) with data.dslint.config as {"kubernetesVersion": "1.24"}
-	contains(g.message, "does not tolerate the control-plane taints \"node-role.kubernetes.io/control-plane:NoSchedule\" and \"node-role.kubernetes.io/master:NoSchedule\"")
-	contains(g.message, "add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} and a toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}")
+	rule.report == set() with input as master_only with data.dslint.config as {"kubernetesVersion": "1.23"}
+	f := rule.report with input as master_only with data.dslint.config as {"kubernetesVersion": "1.24"}
+	f == {_shipper(_list_path)}
+	g := rule.report with input as _daemonset({}) with data.dslint.config as {"kubernetesVersion": "1.24"}
+	g == {{
+		"path": _spec_path,
+		"message": "daemonset \"log-shipper\" does not tolerate the control-plane taints \"node-role.kubernetes.io/control-plane:NoSchedule\" and \"node-role.kubernetes.io/master:NoSchedule\": it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} and a toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
+	}}
 	cp_only := _daemonset({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoSchedule"}]})
-	h := _only(report, _list_path) with input as cp_only with data.dslint.config as {"kubernetesVersion": "1.23"}
-	contains(h.message, "\"node-role.kubernetes.io/master:NoSchedule\"")
+	h := rule.report with input as cp_only with data.dslint.config as {"kubernetesVersion": "1.23"}
+	h == {{
+		"path": _list_path,
+		"message": "daemonset \"log-shipper\" does not tolerate the control-plane taint \"node-role.kubernetes.io/master:NoSchedule\": it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
+	}}
+}
+
+# --- custom resources: their pods are no DaemonSet's ---------------------------------
+
+# The pods of a RayCluster or a JobSet are scheduled, not run on every node:
+# staying off the control plane is what they should do.
+test_custom_resource_pods_are_not_checked if {
+	ray := {
+		"apiVersion": "ray.io/v1",
+		"kind": "RayCluster",
+		"metadata": {"name": "ray"},
+		"spec": {
+			"headGroupSpec": {"template": {"spec": object.union({"containers": [{"name": "head", "image": "ray:2.9"}]}, _volume("/var/log"))}},
+			"workerGroupSpecs": [{"template": {"spec": object.union({"containers": [{"name": "w", "image": "ray:2.9"}]}, _volume("/proc"))}}],
+		},
+	}
+	rule.report == set() with input as ray
+	jobset := {
+		"apiVersion": "jobset.x-k8s.io/v1alpha2",
+		"kind": "JobSet",
+		"metadata": {"name": "train"},
+		"spec": {"replicatedJobs": [{"name": "workers", "template": {"spec": {"template": {"spec": object.union({"containers": [{"name": "w", "image": "train:1"}]}, _volume("/var/log"))}}}}]},
+	}
+	rule.report == set() with input as jobset
 }
