@@ -355,6 +355,23 @@ test_never_selects_needs_every_satisfiable_term if {
 	)
 }
 
+# What surely selects key=value (_surely_selects, which spares the exact
+# check) is selected by the exact check too: some alternative admits it.
+test_surely_selects_agrees_with_the_exact_check if {
+	every c in [
+		[{"nodeSelector": {"dedicated": "gpu"}}, "dedicated", "gpu"],
+		[_spec({}, [_term([_req("dedicated", "In", ["ingress", "gpu"])])]), "dedicated", "gpu"],
+		[_spec({"zone": "a"}, [_term([_req("dedicated", "In", ["gpu"]), {"key": "x", "operator": "Exists"}]), _term([_req("dedicated", "In", ["ingress"])])]), "dedicated", "gpu"],
+	] {
+		[spec, key, value] := c
+		_surely_selects(spec, key, value)
+		some alt in alternatives(spec)
+		satisfiable_constraints(array.concat(object.get(alt, key, []), [{"op": "In", "values": [value]}]))
+	}
+	not _surely_selects({"nodeSelector": {"Dedicated": "gpu"}}, "dedicated", "gpu")
+	not _surely_selects(_spec({"dedicated": "x"}, [_term([_req("dedicated", "In", ["gpu"])])]), "dedicated", "gpu")
+}
+
 # A pod no node can run is conflicting-node-constraints' business.
 test_never_selects_is_false_when_nothing_is_selectable if {
 	not never_selects(_spec({}, [_term([_req("dedicated", "In", ["a"]), _req("dedicated", "In", ["b"])])]), "dedicated", "gpu")
@@ -366,8 +383,6 @@ test_alternatives if {
 }
 
 # --- the common case, cheaply ----------------------------------------------------------
-
-_pod(spec) := {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": object.union({"containers": [{"name": "c", "image": "i"}]}, spec)}
 
 _long(n) := concat("", [x | some _ in numbers.range(1, n); x := "a"])
 
