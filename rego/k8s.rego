@@ -15,7 +15,7 @@ group := split(input.apiVersion, "/")[0] if contains(input.apiVersion, "/")
 # templates maps an API group and kind to where objects of that kind keep
 # their pod templates: each entry's "pod" is the path from the object to a
 # pod spec, and "replicas" (where there is one) the path to how many pods
-# it makes. A "*" in a path stands for every item of a list or every value
+# it makes; "runs" and "unless" narrow it down (_excluded, _runs_pods). A "*" in a path stands for every item of a list or every value
 # of a mapping (the worker groups of a RayCluster, the replica specs of a
 # PyTorchJob). A kind name served from another group is another kind: a
 # custom resource named Deployment is no workload. Adding a kind, or a
@@ -72,13 +72,15 @@ templates := {
 	},
 	# Volcano batch jobs: one pod template per task.
 	"batch.volcano.sh": {"Job": [{"pod": ["spec", "tasks", "*", "template", "spec"], "replicas": ["spec", "tasks", "*", "replicas"]}]},
-	# Argo Workflows: each template of a workflow runs its own pods, with
-	# scheduling fields (nodeSelector, tolerations, affinity) of a pod spec.
+	# Argo Workflows: each template that runs a container is a pod, with
+	# the scheduling fields of a pod spec (nodeSelector, tolerations,
+	# affinity). Argo merges the workflow's own scheduling fields into every
+	# pod, which a template's path cannot show: such workflows are left out.
 	"argoproj.io": {
-		"Workflow": [{"pod": ["spec", "templates", "*"]}],
-		"WorkflowTemplate": [{"pod": ["spec", "templates", "*"]}],
-		"ClusterWorkflowTemplate": [{"pod": ["spec", "templates", "*"]}],
-		"CronWorkflow": [{"pod": ["spec", "workflowSpec", "templates", "*"]}],
+		"Workflow": [_argo(["spec"])],
+		"WorkflowTemplate": [_argo(["spec"])],
+		"ClusterWorkflowTemplate": [_argo(["spec"])],
+		"CronWorkflow": [_argo(["spec", "workflowSpec"])],
 	},
 	# Knative Serving: a revision template.
 	"serving.knative.dev": {"Service": [{"pod": ["spec", "template", "spec"]}]},
@@ -100,6 +102,12 @@ _ray_cluster(at) := [
 	},
 ]
 
+_argo(spec) := {
+	"pod": array.concat(spec, ["templates", "*"]),
+	"runs": ["container", "script", "containerSet", "resource", "data"],
+	"unless": [array.concat(spec, [f]) | some f in ["nodeSelector", "tolerations", "affinity"]],
+}
+
 _replica_specs(field) := {
 	"pod": ["spec", field, "*", "template", "spec"],
 	"replicas": ["spec", field, "*", "replicas"],
@@ -114,13 +122,31 @@ builtin if group in {"", "apps", "extensions", "batch"}
 _places contains [entry.pod, object.get(entry, "replicas", null)] if {
 	some entry in templates[group][input.kind]
 	not "*" in entry.pod
+	not _excluded(entry)
 }
 
-_places contains [_fill(entry.pod, i, k), _fill(object.get(entry, "replicas", null), i, k)] if {
+_places contains [path, _fill(object.get(entry, "replicas", null), i, k)] if {
 	some entry in templates[group][input.kind]
+	not _excluded(entry)
 	some i, step in entry.pod
 	step == "*"
 	some k, _ in object.get(input, array.slice(entry.pod, 0, i), null)
+	path := _fill(entry.pod, i, k)
+	_runs_pods(entry, object.get(input, path, null))
+}
+
+# An entry with "unless" paths is left out of an object that has any of
+# them; one with "runs" keys holds pods only where one of those is set.
+_excluded(entry) if {
+	some path in object.get(entry, "unless", [])
+	object.get(input, path, null) != null
+}
+
+_runs_pods(entry, _) if not entry.runs
+
+_runs_pods(entry, template) if {
+	some key in entry.runs
+	object.get(template, key, null) != null
 }
 
 # _fill puts k in the place of the "*" at index i of path.

@@ -137,6 +137,19 @@ test_pods_of_custom_resources if {
 	)
 }
 
+# An Argo template is a pod when it runs a container; a workflow with
+# scheduling fields of its own, which Argo merges into every pod, is left
+# out.
+test_argo_templates if {
+	steps := {"name": "main", "steps": [[{"name": "a", "template": "train"}]]}
+	train := {"name": "train", "container": {"image": "t"}, "tolerations": _tols}
+	wf := _obj("argoproj.io/v1alpha1", "Workflow", {"spec": {"entrypoint": "main", "templates": [steps, train]}})
+	[p.path | some p in pods] == [["spec", "templates", 1]] with input as wf
+	pods == [] with input as json.patch(wf, [{"op": "add", "path": "/spec/nodeSelector", "value": {"a": "b"}}])
+	cron := _obj("argoproj.io/v1alpha1", "CronWorkflow", {"spec": {"workflowSpec": {"templates": [train]}}})
+	[p.path | some p in pods] == [["spec", "workflowSpec", "templates", 0]] with input as cron
+}
+
 # A custom resource's controller fills in what it leaves out (a KServe
 # predictor names a model, not a container), so it is no fragment; a
 # template that is absent is no pod.
