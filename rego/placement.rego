@@ -151,7 +151,9 @@ _groups(pool) := [[[j], _verdict(_pod, pool.nodes[j])] | some j in numbers.range
 	named := {j | some name in _mentioned_names; j := pool.names[name]}
 }
 
-_without(js, named) := js if count(named) == 0 else := [j | some j in js; not j in named]
+_without(js, named) := js if {
+	count(named) == 0
+} else := [j | some j in js; not j in named]
 
 _group_values(pool, key) := object.keys(pool.by_label[key]) if {
 	some req in _requirements
@@ -332,7 +334,9 @@ _uses_match_fields(pod_spec) if {
 	count(_list(term.matchFields)) > 0
 } else := false
 
-_is_daemonset := true if k8s.is_daemonset else := false
+_is_daemonset if {
+	k8s.is_daemonset
+} else := false
 
 _pod := _prepared(_spec)
 
@@ -367,7 +371,9 @@ _verdict(pod, node) := {"reason": "node-name", "detail": sprintf("the pod names 
 # The name of the node only matters to matchFields: without them, nodes with
 # the same labels share one judgement (OPA caches function results by
 # argument, within the evaluation of one workload).
-_name_if_read(pod, node) := nodeaffinity.node_name(node) if pod.match_fields else := ""
+_name_if_read(pod, node) := nodeaffinity.node_name(node) if {
+	pod.match_fields
+} else := ""
 
 _label_verdict(pod, labels, name) := {"reason": "node-selector", "detail": _selector_detail(pod.pod_spec, node)} if {
 	node := {"metadata": {"name": name, "labels": labels}}
@@ -558,22 +564,29 @@ _fitting_nodes(v) := {j | some [js, n] in v.groups; n.fits; some j in js} | _oth
 _others_fitting_nodes(v) := {j |
 	some j in numbers.range(0, count(pools[v.pool].nodes) - 1)
 	not j in {k | some [js, _] in v.groups; some k in js}
-} if v.others.fits else := set()
+} if {
+	v.others.fits
+} else := set()
 
 # given is what rules read of a workload's placement, worked out once per
 # placement key: dslint hands it to the rules of every workload with that key
 # as input.__dslint, and eligible, eligible_in, selected_pools and
 # eligible_nodes read it from there.
-given := object.union({
-	"eligible": eligible,
-	"eligible_in": [[p, n] | some p, n in eligible_in],
-	"eligible_nodes": eligible_nodes,
-}, object.union(_given_selected, _given_reasons)) if {
+given := object.union(
+	{
+		"eligible": eligible,
+		"eligible_in": [[p, n] | some p, n in eligible_in],
+		"eligible_nodes": eligible_nodes,
+	},
+	object.union(_given_selected, _given_reasons),
+) if {
 	k8s.is_workload
 	has_inventory
 }
 
-_given_reasons := {"blocking_reasons": blocking_reasons} if eligible == 0 else := {}
+_given_reasons := {"blocking_reasons": blocking_reasons} if {
+	eligible == 0
+} else := {}
 
 _given_selected := {"selected_pools": sort(selected_pools)} if {
 	_ = selected_pools

@@ -198,7 +198,6 @@ test_nothing_to_place_for_non_workloads if {
 	not placement.eligible with input as {"apiVersion": "v1", "kind": "ConfigMap"} with data.dslint.inventory as _inventory
 }
 
-
 test_eligible_nodes_compact if {
 	w := _deployment({"nodeSelector": {"kubernetes.io/hostname": "g-2"}})
 	placement.eligible_nodes == {"pools": [], "nodes": ["0/1"]} with input as w with data.dslint.inventory as _inventory
@@ -243,11 +242,16 @@ test_given_reads_back_as_computed if {
 	}
 }
 
-_values := object.union({
-	"eligible": placement.eligible,
-	"eligible_in": placement.eligible_in,
-	"eligible_nodes": placement.eligible_nodes,
-	"blocking_reasons": placement.blocking_reasons,
-}, _selected)
+_values := object.union(
+	{
+		"eligible": placement.eligible,
+		"eligible_in": placement.eligible_in,
+		"eligible_nodes": placement.eligible_nodes,
+		"blocking_reasons": placement.blocking_reasons,
+	},
+	_selected,
+)
 
-_selected := {"selected_pools": placement.selected_pools} if placement.selected_pools else := {}
+_selected := {"selected_pools": placement.selected_pools} if {
+	placement.selected_pools
+} else := {}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dslint/dslint/internal/regogate"
 )
 
 const newRuleID = "gpu-priority-class"
@@ -447,5 +449,26 @@ func TestTestAndNewRuleHelp(t *testing.T) {
 	_, out, _ := run(t, "", "--help")
 	if !strings.Contains(out, "  test     run the Rego tests") || !strings.Contains(out, "  new-rule write a custom rule") {
 		t.Errorf("dslint --help does not list test and new-rule:\n%s", out)
+	}
+}
+
+// TestNewRuleScaffoldPassesTheRegoGate: the Rego new-rule writes is
+// formatted as opa fmt formats it and compiles in strict mode, as dslint's
+// own Rego must.
+func TestNewRuleScaffoldPassesTheRegoGate(t *testing.T) {
+	dir := newRule(t)
+	files := []string{filepath.Join(dir, newRuleID+".rego"), filepath.Join(dir, newRuleID+"_test.rego")}
+	for _, f := range files {
+		if ok, err := regogate.Formatted(f); !ok || err != nil {
+			t.Errorf("%s is not formatted (err %v)", f, err)
+		}
+	}
+	library, _ := filepath.Glob("../../rego/*.rego") // what the rule calls
+	if len(library) == 0 {
+		t.Fatal("no library in ../../rego")
+	}
+	errs, err := regogate.Strict(append(files, library...))
+	if err != nil || len(errs) > 0 {
+		t.Errorf("strict compile: %v %v", errs, err)
 	}
 }

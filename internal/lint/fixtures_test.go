@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,6 +16,8 @@ import (
 )
 
 const fixturesDir = "../../fixtures"
+
+var update = flag.Bool("update", false, "rewrite the golden .out files of the fixtures")
 
 func newEngine(t testing.TB) *engine.Engine {
 	t.Helper()
@@ -81,6 +84,9 @@ func parseWants(t testing.TB, data []byte) []fixture.Want {
 	return wants
 }
 
+// TestFixtures lints every fixture and compares its findings with its
+// wants and, where it has one, its golden .out file (-update writes one for
+// every fail_ fixture).
 func TestFixtures(t *testing.T) {
 	eng := newEngine(t)
 	files, err := fixture.Find(fixturesDir)
@@ -96,12 +102,13 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := fixture.Compare(path, parseWants(t, data), lintFixture(t, eng, path, data).Findings)
-			if len(o.Missing) > 0 || len(o.Unexpected) > 0 {
-				t.Errorf("findings of %v differ\n got: %v\nwant: %v", o.Rules, o.Got, o.Want)
+			findings := lintFixture(t, eng, path, data).Findings
+			o := fixture.Compare(path, parseWants(t, data), findings)
+			if !o.OK() {
+				t.Errorf("findings of %v differ from the wants:\n%s", o.Rules, o.Explain(filepath.ToSlash(path), findings))
 			}
-			for _, p := range o.Problems {
-				t.Error(p)
+			if err := fixture.CheckGolden(path, fixture.Golden(o.Rules, findings), *update); err != nil {
+				t.Errorf("%v\n(go test ./internal/lint -run TestFixtures -update rewrites the .out files; review the diff)", err)
 			}
 		})
 	}
