@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/yamlvalue"
 )
 
 // Settings are the run's settings that rules read at data.dslint.config.
@@ -265,7 +266,7 @@ func (e *Engine) Rule(id string) (finding.Rule, bool) {
 
 // Check evaluates every rule on one object node.
 func (e *Engine) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
-	input, err := toValue(obj, e.skip)
+	input, err := yamlvalue.Rego(obj, e.skip)
 	if err != nil {
 		return Verdict{}, err
 	}

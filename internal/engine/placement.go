@@ -10,6 +10,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/dslint/dslint/internal/yamlvalue"
 )
 
 // Verdict of one node, or of a whole pool: it fits, or the first filter that
@@ -53,7 +55,7 @@ type Placement struct {
 // Placement reads little of a workload (rego/placement.rego: key), and many
 // workloads of a run share it: each distinct key is placed once.
 func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
-	input, err := toValue(obj, e.skip)
+	input, err := yamlvalue.Rego(obj, e.skip)
 	if err != nil {
 		return Placement{}, err
 	}
@@ -228,14 +230,4 @@ func (e *Engine) InventoryProblems(ctx context.Context, parts map[string][]any) 
 		out = append(out, p)
 	}
 	return out, nil
-}
-
-// Data is a YAML node as rules read it, as plain Go values (maps, slices,
-// strings, json.Number, bools, nil), with every field kept.
-func Data(n *yaml.Node) (any, error) {
-	v, err := toValue(n, nil)
-	if err != nil {
-		return nil, err
-	}
-	return ast.JSON(v)
 }

@@ -5,8 +5,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/manifest"
+	"github.com/dslint/dslint/internal/yamlvalue"
 )
 
 // IsNode is true for a core v1 Node object.
@@ -32,7 +32,7 @@ func FromManifest(file string, obj manifest.Object) (*Node, error) {
 			return nil, nil, nil
 		}
 		at[manifest.FormatPath(path)] = manifest.Locate(obj.Node, path)
-		data, err := engine.Data(v)
+		data, err := yamlvalue.Plain(v)
 		return v, data, err
 	}
 	labels, data, err := field("metadata", "labels")
