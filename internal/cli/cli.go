@@ -4,7 +4,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -144,13 +143,13 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 	return nil
 }
 
-// loadEngine compiles the built-in rules.
-func loadEngine(settings engine.Settings) (*engine.Engine, error) {
-	eng, err := engine.New(context.Background(), dslint.Policies, settings)
+// loadRules compiles the built-in rules.
+func loadRules() (*engine.Compiled, error) {
+	rules, err := engine.Compile(dslint.Policies, nil, engine.RuleConfig{})
 	if err != nil {
 		return nil, fmt.Errorf("load rules: %w", err)
 	}
-	return eng, nil
+	return rules, nil
 }
 
 func runVersion(e *env, args []string) (int, error) {

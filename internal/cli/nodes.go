@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
@@ -104,21 +102,6 @@ func appendNodes(nodes []*inventory.Node, name string, doc *yaml.Node) ([]*inven
 		nodes = append(nodes, n)
 	}
 	return nodes, nil
-}
-
-// engineFor builds the engine for a run's inventory from rules compiled once.
-func engineFor(rc *runConfig) func(*inventory.Inventory) (*engine.Engine, error) {
-	return func(inv *inventory.Inventory) (*engine.Engine, error) {
-		c, err := rc.compiled()
-		if err != nil {
-			return nil, fmt.Errorf("load rules: %w", err)
-		}
-		s := rc.settings
-		if !inv.Empty() {
-			s.Inventory = inv.Data()
-		}
-		return c.Engine(context.Background(), s)
-	}
 }
 
 // checkNodesStdin refuses stdin twice: for the inventory and the manifests.

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-
 	"github.com/dslint/dslint"
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/report"
@@ -23,27 +21,27 @@ func runRules(e *env, args []string) (int, error) {
 	if fs.NArg() > 0 {
 		return 0, usagef("rules takes no arguments (did you mean dslint explain %s?)", fs.Arg(0))
 	}
-	eng, err := loadEngineWith(policies)
+	rules, err := loadRulesWith(policies)
 	if err != nil {
 		return 0, err
 	}
-	return ExitOK, report.WriteCatalogue(e.stdout, *format, eng.Rules())
+	return ExitOK, report.WriteCatalogue(e.stdout, *format, rules.Rules())
 }
 
-// loadEngineWith compiles the built-in rules and the custom policies of dirs.
-func loadEngineWith(dirs []string) (*engine.Engine, error) {
+// loadRulesWith compiles the built-in rules and the custom policies of dirs.
+func loadRulesWith(dirs []string) (*engine.Compiled, error) {
 	if len(dirs) == 0 {
-		return loadEngine(engine.Settings{})
+		return loadRules()
 	}
 	policies, err := loadPolicies(dirs)
 	if err != nil {
 		return nil, err
 	}
-	c, err := engine.CompileWith(dslint.Policies, policies, nil)
+	c, err := engine.Compile(dslint.Policies, policies, engine.RuleConfig{})
 	if err != nil {
 		return nil, policyUsageError(err)
 	}
-	return c.Engine(context.Background(), engine.Settings{AllFields: true})
+	return c, nil
 }
 
 func runExplain(e *env, args []string) (int, error) {
@@ -56,15 +54,15 @@ func runExplain(e *env, args []string) (int, error) {
 	if fs.NArg() != 1 {
 		return 0, usagef("explain takes one rule id (see dslint rules)")
 	}
-	eng, err := loadEngineWith(policies)
+	rules, err := loadRulesWith(policies)
 	if err != nil {
 		return 0, err
 	}
 	id := fs.Arg(0)
-	r, ok := eng.Rule(id)
+	r, ok := rules.Rule(id)
 	if !ok {
 		var ids []string
-		for _, r := range eng.Rules() {
+		for _, r := range rules.Rules() {
 			ids = append(ids, r.ID)
 		}
 		if s := suggest.Closest(id, ids); s != "" {

@@ -31,7 +31,9 @@ func RuleID(m *ast.Module) string {
 
 // RulesOf reads the metadata of every rule module. A rule without a title,
 // description, severity or remediation is an error: its documentation and
-// SARIF descriptor would be empty.
+// SARIF descriptor would be empty. custom.needs_inventory: true marks a rule
+// that finds nothing without a node inventory, so that a suppression of it
+// is not called unused in a run without one.
 func RulesOf(modules []*ast.Module) ([]finding.Rule, error) {
 	var out []finding.Rule
 	seen := map[string]string{}
@@ -89,6 +91,13 @@ func ruleFromAnnotations(id string, a *ast.Annotations) (finding.Rule, error) {
 		return finding.Rule{}, fmt.Errorf("metadata custom.severity: %w", err)
 	}
 	r.Severity = sev
+	switch v := a.Custom["needs_inventory"].(type) {
+	case nil:
+	case bool:
+		r.NeedsInventory = v
+	default:
+		return finding.Rule{}, fmt.Errorf("metadata custom.needs_inventory must be true or false, not %v", v)
+	}
 	for field, v := range map[string]string{"title": r.Title, "description": r.Description, "custom.remediation": r.Remediation} {
 		if v == "" {
 			return finding.Rule{}, fmt.Errorf("metadata has no %s", field)

@@ -11,6 +11,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/yamlvalue"
 )
 
@@ -51,32 +52,32 @@ type Placement struct {
 	Eligible int // nodes its pods can land on (a DaemonSet's DESIRED)
 }
 
-// Place evaluates the placement of one object on the engine's inventory.
+// Place evaluates the placement of one object on the run's inventory.
 // Placement reads little of a workload (rego/placement.rego: key), and many
 // workloads of a run share it: each distinct key is placed once.
-func (e *Engine) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
-	input, err := yamlvalue.Rego(obj, e.skip)
+func (run *Run) Place(ctx context.Context, obj *yaml.Node) (Placement, error) {
+	input, err := yamlvalue.Rego(obj, run.rules.skip)
 	if err != nil {
 		return Placement{}, err
 	}
-	key, ok, err := e.placementKey(ctx, input)
+	key, ok, err := run.placementKey(ctx, input)
 	if err != nil || !ok {
 		return Placement{}, err // not a workload, or no inventory
 	}
-	if p, ok := e.placed.Load(key); ok {
+	if p, ok := run.placed.Load(key); ok {
 		return p.(Placement), nil
 	}
-	p, err := e.place(ctx, input)
+	p, err := run.place(ctx, input)
 	if err == nil {
-		e.placed.Store(key, p)
+		run.placed.Store(key, p)
 	}
 	return p, err
 }
 
 // placementKey is all placement reads of the workload in input, as a string
 // (rego/placement.rego: key); ok is false when there is nothing to place.
-func (e *Engine) placementKey(ctx context.Context, input ast.Value) (key string, ok bool, err error) {
-	rs, err := e.placeKey.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+func (run *Run) placementKey(ctx context.Context, input ast.Value) (key string, ok bool, err error) {
+	rs, err := run.placeKey.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 	if err != nil {
 		return "", false, fmt.Errorf("evaluate placement: %w", err)
 	}
@@ -91,18 +92,18 @@ func (e *Engine) placementKey(ctx context.Context, input ast.Value) (key string,
 // (rego/placement.rego: given), as input.__dslint: rules would work it out
 // from the inventory for every workload, and workloads that read alike
 // share it.
-func (e *Engine) give(ctx context.Context, input ast.Value) error {
+func (run *Run) give(ctx context.Context, input ast.Value) error {
 	obj, isObj := input.(ast.Object)
-	if len(e.poolSets) == 0 || !isObj {
+	if run.inventory == nil || !isObj {
 		return nil
 	}
-	key, ok, err := e.placementKey(ctx, input)
+	key, ok, err := run.placementKey(ctx, input)
 	if err != nil || !ok {
 		return err
 	}
-	given, cached := e.givenByKey.Load(key)
+	given, cached := run.givenByKey.Load(key)
 	if !cached {
-		rs, err := e.givenQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+		rs, err := run.givenQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 		if err != nil {
 			return fmt.Errorf("evaluate placement: %w", err)
 		}
@@ -114,7 +115,7 @@ func (e *Engine) give(ctx context.Context, input ast.Value) error {
 			return err
 		}
 		given = v
-		e.givenByKey.Store(key, v)
+		run.givenByKey.Store(key, v)
 	}
 	obj.Insert(ast.StringTerm(givenKey), ast.NewTerm(given.(ast.Value)))
 	return nil
@@ -124,8 +125,8 @@ func (e *Engine) give(ctx context.Context, input ast.Value) error {
 // knows about the object; no Kubernetes object has it.
 const givenKey = "__dslint"
 
-func (e *Engine) place(ctx context.Context, input ast.Value) (Placement, error) {
-	rs, err := e.placement.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+func (run *Run) place(ctx context.Context, input ast.Value) (Placement, error) {
+	rs, err := run.placement.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 	if err != nil {
 		return Placement{}, fmt.Errorf("evaluate placement: %w", err)
 	}
@@ -156,16 +157,20 @@ func (e *Engine) place(ctx context.Context, input ast.Value) (Placement, error) 
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return Placement{}, fmt.Errorf("placement result: %w", err)
 	}
-	p := Placement{Workload: true, Eligible: out.Eligible, Pools: make([]PoolVerdict, len(e.poolSets))}
+	var pools []inventory.PoolData
+	if run.inventory != nil {
+		pools = run.inventory.Pools
+	}
+	p := Placement{Workload: true, Eligible: out.Eligible, Pools: make([]PoolVerdict, len(pools))}
 	// A pool's verdict is its label set's when that blocks, else its taint
 	// set's (rego/placement.rego, _pool_wide); no label verdicts: all fit.
-	for i, sets := range e.poolSets {
+	for i, pool := range pools {
 		v := verdict{Fits: true}
-		if sets[0] < len(out.LabelVerdicts) {
-			v = out.LabelVerdicts[sets[0]]
+		if pool.LabelSet < len(out.LabelVerdicts) {
+			v = out.LabelVerdicts[pool.LabelSet]
 		}
-		if v.Fits && sets[1] < len(out.TaintVerdicts) {
-			v = out.TaintVerdicts[sets[1]]
+		if v.Fits && pool.TaintSet < len(out.TaintVerdicts) {
+			v = out.TaintVerdicts[pool.TaintSet]
 		}
 		p.Pools[i] = PoolVerdict{Pool: i, NodeVerdict: NodeVerdict(v)}
 	}
@@ -206,8 +211,8 @@ type Problem struct {
 // InventoryProblems validates the distinct parts of the inventory's nodes:
 // parts["labels"] holds [key, value] pairs, parts["taints"] taint lists,
 // parts["unschedulable"] values.
-func (e *Engine) InventoryProblems(ctx context.Context, parts map[string][]any) ([]Problem, error) {
-	rs, err := e.nodeCheck.Eval(ctx, rego.EvalInput(parts))
+func (run *Run) InventoryProblems(ctx context.Context, parts map[string][]any) ([]Problem, error) {
+	rs, err := run.nodeCheck.Eval(ctx, rego.EvalInput(parts))
 	if err != nil {
 		return nil, fmt.Errorf("validate nodes: %w", err)
 	}

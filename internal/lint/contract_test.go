@@ -20,7 +20,7 @@ import (
 // tests, failing and passing fixtures, and explain examples that really fail
 // and pass. A new rule that skips any of it fails here.
 func TestRuleContract(t *testing.T) {
-	eng := newEngine(t)
+	rules := newRules(t)
 	modules, err := engine.ParseModules(dslint.Policies, true)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +36,7 @@ func TestRuleContract(t *testing.T) {
 			}
 		}
 	}
-	for _, r := range eng.Rules() {
+	for _, r := range rules.Rules() {
 		t.Run(r.ID, func(t *testing.T) {
 			if _, err := fs.Stat(dslint.Policies, "rules/"+r.ID+".rego"); err != nil {
 				t.Errorf("rule %s must live in rules/%s.rego", r.ID, r.ID)
@@ -55,15 +55,15 @@ func TestRuleContract(t *testing.T) {
 				return // raised by the parser; its fixtures are its tests
 			}
 			if r.RaisedBy != "" {
-				checkExample(t, eng, r.ID, "bad", r.Bad, true)
-				checkExample(t, eng, r.ID, "good", r.Good, false)
+				checkExample(t, rules, r.ID, "bad", r.Bad, true)
+				checkExample(t, rules, r.ID, "good", r.Good, false)
 				return // raised in Go, tested there and by its fixtures
 			}
 			if tests[r.ID] == 0 {
 				t.Errorf("rules/%s_test.rego has no test_ rules (package dslint.rules[%q])", r.ID, r.ID)
 			}
-			checkExample(t, eng, r.ID, "bad", r.Bad, true)
-			checkExample(t, eng, r.ID, "good", r.Good, false)
+			checkExample(t, rules, r.ID, "bad", r.Bad, true)
+			checkExample(t, rules, r.ID, "good", r.Good, false)
 		})
 	}
 }
@@ -75,13 +75,13 @@ func hasBase(prefix string) func(string) bool {
 // checkExample lints an explain example and checks it fails (or passes) the
 // rule. An example is judged as a fixture is: its Node objects are its
 // inventory.
-func checkExample(t *testing.T, eng *engine.Engine, id, name, src string, wantFinding bool) {
+func checkExample(t *testing.T, rules *engine.Compiled, id, name, src string, wantFinding bool) {
 	t.Helper()
 	nodes, err := fixture.Nodes(name, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{Engine: fixed(eng), Nodes: nodes})
+	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{Rules: rules, Nodes: nodes})
 	if len(problems.Internal)+len(problems.Unreadable) > 0 {
 		t.Fatalf("%s example: %v", name, problems)
 	}
@@ -94,13 +94,13 @@ func checkExample(t *testing.T, eng *engine.Engine, id, name, src string, wantFi
 // TestFixturesNameKnownRules fails on a fixture directory or want comment that
 // names no rule, and on a golden file left without its fixture.
 func TestFixturesNameKnownRules(t *testing.T) {
-	eng := newEngine(t)
+	rules := newRules(t)
 	dirs, err := os.ReadDir(fixturesDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range dirs {
-		if _, ok := eng.Rule(d.Name()); !ok {
+		if _, ok := rules.Rule(d.Name()); !ok {
 			t.Errorf("fixtures/%s names no rule", d.Name())
 		}
 		files, _ := filepath.Glob(filepath.Join(fixturesDir, d.Name(), "*"))
@@ -113,7 +113,7 @@ func TestFixturesNameKnownRules(t *testing.T) {
 			}
 			data, _ := os.ReadFile(f)
 			for _, w := range parseWants(t, data) {
-				if _, ok := eng.Rule(w.Rule); !ok {
+				if _, ok := rules.Rule(w.Rule); !ok {
 					t.Errorf("%s:%d: want names unknown rule %q", f, w.Line, w.Rule)
 				}
 			}

@@ -39,11 +39,11 @@ type Options struct {
 	// NodeFiles are the paths of the inventory files. Node objects of an
 	// input that is one of them are the inventory's own, not unused ones.
 	NodeFiles []string
-	// Engine builds the engine for the run's inventory (empty for none).
-	Engine func(*inventory.Inventory) (*engine.Engine, error)
-	// Disabled are the rules turned off; the engine leaves out those
-	// written in Rego, Run drops the findings of those raised in Go.
-	Disabled []string
+	// Rules are the rules compiled once, with their settings; Run starts a
+	// run of them on the inventory. Needed unless ParseOnly.
+	Rules *engine.Compiled
+	// Config is what the rules read of the target cluster besides its nodes.
+	Config engine.Config
 }
 
 // workers is how many sources, or objects of one source, are judged at once.
@@ -114,10 +114,10 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	out := &Outcome{Result: &finding.Result{}}
 	var problems Problems
 	out.Inventory = inventory.New(opts.Nodes)
-	var eng *engine.Engine
+	var eng *engine.Run
 	if !opts.ParseOnly {
 		var err error
-		if eng, err = opts.Engine(out.Inventory); err != nil {
+		if eng, err = opts.Rules.NewRun(ctx, engine.RunSettings{Config: opts.Config, Inventory: out.Inventory}); err != nil {
 			problems.Internal = append(problems.Internal, err)
 			return out, problems
 		}
@@ -128,8 +128,8 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	srcs, builds := buildAll(srcs, &problems)
 	results := checkFiles(ctx, eng, srcs, builds, stdin, opts)
 	out.UnusedNodes, out.UnusedNodeFiles = unusedNodes(srcs, results, opts.NodeFiles)
-	if eng != nil {
-		out.Rules = eng.Rules()
+	if opts.Rules != nil {
+		out.Rules = opts.Rules.Rules()
 	}
 	var facts []engine.Fact
 	var factAt []finding.Finding
@@ -150,14 +150,13 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	if !out.Inventory.Empty() {
 		out.Summary.Nodes, out.Summary.Pools = len(out.Inventory.Nodes), len(out.Inventory.Pools)
 	}
-	if !opts.Schedule {
+	if !opts.Schedule && !opts.ParseOnly {
 		cross, err := crossFindings(ctx, eng, facts, factAt)
 		if err != nil {
 			problems.Internal = append(problems.Internal, err)
 		}
 		out.Findings = append(out.Findings, cross...)
-		out.Findings = append(out.Findings, suppress.Apply(out.Findings, writtenOnce(directives), catalogue(eng, out.Inventory, opts.Disabled))...)
-		out.Findings = slices.DeleteFunc(out.Findings, func(f finding.Finding) bool { return slices.Contains(opts.Disabled, f.Rule) })
+		out.Findings = append(out.Findings, suppress.Apply(out.Findings, writtenOnce(directives), catalogue(opts.Rules, out.Inventory))...)
 	}
 	finding.Sort(out.Findings)
 	sortSkipped(out.Skipped)
@@ -174,7 +173,7 @@ func sortSkipped(s []finding.Skipped) {
 
 // checkFiles checks the sources in parallel; builds[i] is the build of
 // srcs[i] when it is a kustomization.
-func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, builds []*kustomize.Build, stdin io.Reader, opts Options) []fileResult {
+func checkFiles(ctx context.Context, eng *engine.Run, srcs []manifest.Source, builds []*kustomize.Build, stdin io.Reader, opts Options) []fileResult {
 	results := make([]fileResult, len(srcs))
 	workers := opts.workers()
 	next := make(chan int)
@@ -224,7 +223,7 @@ func unusedNodes(srcs []manifest.Source, results []fileResult, nodeFiles []strin
 // share labels and taints, so each distinct label, taint list and
 // unschedulable value is checked once, and a problem is reported at the
 // first node that has it.
-func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) []error {
+func validate(ctx context.Context, eng *engine.Run, nodes []*inventory.Node) []error {
 	type at struct {
 		node *inventory.Node
 		path []any
@@ -269,7 +268,7 @@ func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) 
 	return errs
 }
 
-func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
+func checkFile(ctx context.Context, eng *engine.Run, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
 	out.files = 1
 	defer recoverFileInto(&out, src.Name)
 	data, err := manifest.Read(src, stdin)
@@ -305,7 +304,7 @@ func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, std
 }
 
 // checkParsed judges the documents of a parsed file, or part of one.
-func checkParsed(ctx context.Context, eng *engine.Engine, src manifest.Source, f *manifest.File, where func(int) (string, int), out *fileResult, opts Options) {
+func checkParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *manifest.File, where func(int) (string, int), out *fileResult, opts Options) {
 	if !opts.ParseOnly && !opts.Schedule {
 		for _, d := range suppress.Comments(f) {
 			var shift int
@@ -314,14 +313,18 @@ func checkParsed(ctx context.Context, eng *engine.Engine, src manifest.Source, f
 			out.directives = append(out.directives, d)
 		}
 	}
+	parseError := opts.parseError()
 	for _, se := range f.SyntaxErrors {
+		if !parseError.On {
+			break // turned off: none of its findings is made
+		}
 		file, shift := where(se.Line)
 		msg := syntaxLanguage(src.Name) + " syntax error: " + se.Message
 		if se.Limit {
 			msg = se.Message
 		}
 		out.findings = append(out.findings, finding.Finding{
-			Rule: "parse-error", Severity: finding.Error, Message: msg,
+			Rule: parseErrorRule, Severity: parseError.Severity, Message: msg,
 			File: file, Line: max(se.Line-shift, 1), Column: se.Column,
 		})
 	}
@@ -374,7 +377,7 @@ type objectAt struct {
 
 // checkBuild judges the objects of a kustomize build; findings point into
 // the files the objects came from.
-func checkBuild(ctx context.Context, eng *engine.Engine, src manifest.Source, b *kustomize.Build, opts Options) (out fileResult) {
+func checkBuild(ctx context.Context, eng *engine.Run, src manifest.Source, b *kustomize.Build, opts Options) (out fileResult) {
 	out.files = len(b.Files)
 	out.objects = len(b.Objects)
 	if opts.ParseOnly {
@@ -401,7 +404,7 @@ const minObjectsPerWorker = 16
 // and records the outcomes in order. The sources are judged in parallel,
 // and so are the objects of one source when it has many (a large file, a
 // kustomize build, a Helm stream on stdin).
-func checkPlacedAll(ctx context.Context, eng *engine.Engine, id string, objs []objectAt, out *fileResult, opts Options) {
+func checkPlacedAll(ctx context.Context, eng *engine.Run, id string, objs []objectAt, out *fileResult, opts Options) {
 	judged := make([]judgement, len(objs))
 	judgeOne := func(i int) { judged[i] = judge(ctx, eng, objs[i].obj, opts.Schedule) }
 	if workers := min(opts.workers(), len(objs)/minObjectsPerWorker); workers > 1 {
@@ -441,7 +444,7 @@ type judgement struct {
 	panic     any
 }
 
-func judge(ctx context.Context, eng *engine.Engine, obj manifest.Object, schedule bool) (j judgement) {
+func judge(ctx context.Context, eng *engine.Run, obj manifest.Object, schedule bool) (j judgement) {
 	defer func() { j.panic = recover() }()
 	if schedule {
 		j.placement, j.err = eng.Place(ctx, obj.Node)
@@ -631,10 +634,7 @@ func placeObject(o objectAt, j judgement, out *fileResult) {
 
 // crossFindings runs the cross-object rules over the facts of the run; each
 // finding is placed where the fact it is about was recorded.
-func crossFindings(ctx context.Context, eng *engine.Engine, facts []engine.Fact, factAt []finding.Finding) ([]finding.Finding, error) {
-	if eng == nil {
-		return nil, nil
-	}
+func crossFindings(ctx context.Context, eng *engine.Run, facts []engine.Fact, factAt []finding.Finding) ([]finding.Finding, error) {
 	cross, err := eng.Aggregate(ctx, facts)
 	if err != nil {
 		return nil, err
@@ -648,24 +648,31 @@ func crossFindings(ctx context.Context, eng *engine.Engine, facts []engine.Fact,
 	return out, nil
 }
 
-// catalogue is what suppressions are checked against: every rule the
-// engine knows, and which of them ran. A rule about the inventory cannot
-// fire without one, so a suppression of it is not unused then.
-func catalogue(eng *engine.Engine, inv *inventory.Inventory, disabled []string) suppress.Catalogue {
+// catalogue is what suppressions are checked against, from the rule
+// settings: every rule there is, which of them ran (a rule that needs an
+// inventory cannot fire without one, so a suppression of it is not unused
+// then), and how the rules about suppressions are set.
+func catalogue(rules *engine.Compiled, inv *inventory.Inventory) suppress.Catalogue {
 	var cat suppress.Catalogue
-	if eng != nil {
-		for _, r := range eng.Rules() {
-			cat.Known = append(cat.Known, r.ID)
-		}
+	for _, r := range rules.Rules() {
+		cat.Known = append(cat.Known, r.ID)
 	}
-	cat.Ran = func(id string) bool {
-		return !slices.Contains(disabled, id) && (id != inventoryOnlyRule || !inv.Empty())
-	}
+	cat.Ran = func(id string) bool { return rules.Setting(id).Ran(!inv.Empty()) }
+	cat.Severity = func(id string) finding.Severity { return rules.Setting(id).Severity }
 	return cat
 }
 
-// inventoryOnlyRule finds nothing without a node inventory.
-const inventoryOnlyRule = "no-matching-nodes"
+// parseErrorRule is the rule of the syntax errors, raised by the parser.
+const parseErrorRule = "parse-error"
+
+// parseError is how parse-error is set. With ParseOnly no rule is
+// compiled, and it is on at its metadata's severity, error.
+func (o Options) parseError() engine.RuleSetting {
+	if o.Rules == nil {
+		return engine.RuleSetting{On: true, Severity: finding.Error}
+	}
+	return o.Rules.Setting(parseErrorRule)
+}
 
 // syntaxLanguage names the syntax a file is written in, for messages; JSON is
 // parsed as the YAML it is a subset of.

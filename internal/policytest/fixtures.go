@@ -10,43 +10,29 @@ import (
 
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/fixture"
-	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
 )
 
 // checkFixtures lints each fixture of the suite that opts select with the
 // built-in rules and the policies, and compares the findings with its wants.
-func (s *Suite) checkFixtures(ctx context.Context, opts Options) ([]Result, error) {
-	settings := engine.Settings{AllFields: true} // rules written outside dslint read any field
-	eng, err := s.compiled.Engine(ctx, settings)
-	if err != nil {
-		return nil, err
-	}
-	engineFor := func(inv *inventory.Inventory) (*engine.Engine, error) {
-		if inv.Empty() {
-			return eng, nil
-		}
-		withNodes := settings
-		withNodes.Inventory = inv.Data()
-		return s.compiled.Engine(ctx, withNodes)
-	}
+func (s *Suite) checkFixtures(ctx context.Context, opts Options) []Result {
 	var results []Result
 	for _, path := range s.fixtures {
 		if !opts.selects(filepath.ToSlash(path)) {
 			continue
 		}
 		start := time.Now()
-		r := checkFixture(ctx, eng, engineFor, path)
+		r := checkFixture(ctx, s.compiled, path)
 		r.Duration = int64(time.Since(start))
 		results = append(results, r)
 	}
-	return results, nil
+	return results
 }
 
 // checkFixture lints one fixture and says whether its findings are the
 // expected ones.
-func checkFixture(ctx context.Context, eng *engine.Engine, engineFor func(*inventory.Inventory) (*engine.Engine, error), path string) Result {
+func checkFixture(ctx context.Context, rules *engine.Compiled, path string) Result {
 	name := filepath.ToSlash(path)
 	r := Result{Kind: KindFixture, Name: name, File: name, Result: Pass}
 	data, err := os.ReadFile(path)
@@ -61,7 +47,7 @@ func checkFixture(ctx context.Context, eng *engine.Engine, engineFor func(*inven
 	}
 	var unknown []string
 	for _, id := range fixture.NamedRules(path, wants) {
-		if _, ok := eng.Rule(id); !ok {
+		if _, ok := rules.Rule(id); !ok {
 			unknown = append(unknown, id)
 		}
 	}
@@ -75,7 +61,7 @@ func checkFixture(ctx context.Context, eng *engine.Engine, engineFor func(*inven
 		r.Result, r.Message = Error, err.Error()
 		return r
 	}
-	out, problems := lint.Run(ctx, []manifest.Source{{Path: path, Name: name}}, nil, lint.Options{Engine: engineFor, Nodes: nodes, NodeFiles: []string{path}})
+	out, problems := lint.Run(ctx, []manifest.Source{{Path: path, Name: name}}, nil, lint.Options{Rules: rules, Nodes: nodes, NodeFiles: []string{path}})
 	if err := problems.Err(); err != nil {
 		r.Result, r.Message = Error, err.Error()
 		return r

@@ -63,7 +63,7 @@ func Load(dirs []string) (*Suite, error) {
 	}
 	// The policies must load as dslint lint --policy loads them: the same
 	// checks (metadata, no built-in package or rule id), the same errors.
-	if s.compiled, err = engine.CompileWith(dslint.Policies, policies, nil); err != nil {
+	if s.compiled, err = engine.Compile(dslint.Policies, policies, engine.RuleConfig{}); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -132,11 +132,7 @@ func (s *Suite) Run(ctx context.Context, opts Options) ([]Result, []FileCoverage
 	if err != nil {
 		return nil, nil, err
 	}
-	fixtures, err := s.checkFixtures(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	return append(results, fixtures...), cov, nil
+	return append(results, s.checkFixtures(ctx, opts)...), cov, nil
 }
 
 // Summary counts the results.

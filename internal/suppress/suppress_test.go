@@ -14,6 +14,8 @@ var known = []string{"wildcard-toleration", "invalid-toleration", "no-matching-n
 
 func ranAll(string) bool { return true }
 
+func info(string) finding.Severity { return finding.Info }
+
 // comments parses src and returns its dslint:ignore comments.
 func comments(t *testing.T, src string) []Directive {
 	t.Helper()
@@ -197,7 +199,7 @@ func TestApply(t *testing.T) {
 				ran = ranAll
 			}
 			fs := slices.Clone(c.findings)
-			fs = append(fs, Apply(fs, slices.Clone(c.directives), Catalogue{Known: known, Ran: ran})...)
+			fs = append(fs, Apply(fs, slices.Clone(c.directives), Catalogue{Known: known, Ran: ran, Severity: info})...)
 			if got := summary(fs); !slices.Equal(got, c.want) {
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
@@ -207,7 +209,7 @@ func TestApply(t *testing.T) {
 
 func TestSuppressionCarriesTheReasonAndPosition(t *testing.T) {
 	fs := []finding.Finding{finding1("wildcard-toleration", 10, "p")}
-	Apply(fs, []Directive{comment(9, "drains every pool", "wildcard-toleration")}, Catalogue{Known: known, Ran: ranAll})
+	Apply(fs, []Directive{comment(9, "drains every pool", "wildcard-toleration")}, Catalogue{Known: known, Ran: ranAll, Severity: info})
 	want := finding.Suppression{Kind: finding.SuppressedByComment, Reason: "drains every pool", File: "f.yaml", Line: 9, Column: 5}
 	if fs[0].Suppression != want {
 		t.Errorf("suppression = %+v, want %+v", fs[0].Suppression, want)
@@ -223,7 +225,7 @@ func TestUnusedCommentNamesTheLineItCovers(t *testing.T) {
 		{trailing(9, "why", "wildcard-toleration"), "its line has no wildcard-toleration finding"},
 		{comment(9, "why", "wildcard-toleration"), "the next line has no wildcard-toleration finding"},
 	} {
-		out := Apply(nil, []Directive{c.d}, Catalogue{Known: known, Ran: ranAll})
+		out := Apply(nil, []Directive{c.d}, Catalogue{Known: known, Ran: ranAll, Severity: info})
 		if len(out) != 1 || !strings.Contains(out[0].Message, c.want) {
 			t.Errorf("alone %v: got %+v, want a message with %q", c.d.Alone, out, c.want)
 		}
@@ -231,7 +233,7 @@ func TestUnusedCommentNamesTheLineItCovers(t *testing.T) {
 }
 
 func TestUnknownRuleMessageSuggests(t *testing.T) {
-	out := Apply(nil, []Directive{comment(9, "why", "wildcard-tolerations")}, Catalogue{Known: known, Ran: ranAll})
+	out := Apply(nil, []Directive{comment(9, "why", "wildcard-tolerations")}, Catalogue{Known: known, Ran: ranAll, Severity: info})
 	if len(out) != 1 || !strings.Contains(out[0].Message, `did you mean "wildcard-toleration"`) {
 		t.Errorf("got %+v", out)
 	}
