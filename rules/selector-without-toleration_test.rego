@@ -1,6 +1,8 @@
 # Pods that select control-plane nodes without tolerating their taint.
 package dslint.rules["selector-without-toleration"]
 
+import data.dslint.test.inventory as testinv
+
 _cp := "node-role.kubernetes.io/control-plane"
 
 _m := "node-role.kubernetes.io/master"
@@ -269,7 +271,7 @@ test_node_name_silent if {
 
 # With an inventory, no-matching-nodes reports such pods exactly.
 test_inventory_silent if {
-	_silent(_deploy({"nodeSelector": {_cp: ""}})) with data.dslint.inventory as {"pools": [{"nodes": [{"name": "cp-1"}]}]}
+	_silent(_deploy({"nodeSelector": {_cp: ""}})) with data.dslint.inventory as testinv.indexed({"pools": [testinv.pool("cp", {}, [], ["cp-1"])]})
 }
 
 test_not_a_workload_silent if {
