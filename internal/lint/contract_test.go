@@ -13,6 +13,7 @@ import (
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/fixture"
+	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/manifest"
 )
 
@@ -54,16 +55,17 @@ func TestRuleContract(t *testing.T) {
 			if r.ID == "parse-error" {
 				return // raised by the parser; its fixtures are its tests
 			}
+			checkExample(t, rules, r.ID, "bad", r.Bad, true, true)
+			checkExample(t, rules, r.ID, "good", r.Good, true, false)
+			// The bad example fires without an inventory (its Node objects
+			// are then mere objects) unless the rule says it needs one.
+			checkExample(t, rules, r.ID, "bad", r.Bad, false, !r.NeedsInventory)
 			if r.RaisedBy != "" {
-				checkExample(t, rules, r.ID, "bad", r.Bad, true)
-				checkExample(t, rules, r.ID, "good", r.Good, false)
 				return // raised in Go, tested there and by its fixtures
 			}
 			if tests[r.ID] == 0 {
 				t.Errorf("rules/%s_test.rego has no test_ rules (package dslint.rules[%q])", r.ID, r.ID)
 			}
-			checkExample(t, rules, r.ID, "bad", r.Bad, true)
-			checkExample(t, rules, r.ID, "good", r.Good, false)
 		})
 	}
 }
@@ -73,13 +75,16 @@ func hasBase(prefix string) func(string) bool {
 }
 
 // checkExample lints an explain example and checks it fails (or passes) the
-// rule. An example is judged as a fixture is: its Node objects are its
-// inventory.
-func checkExample(t *testing.T, rules *engine.Compiled, id, name, src string, wantFinding bool) {
+// rule. With withNodes, it is judged as a fixture is: its Node objects are
+// its inventory.
+func checkExample(t *testing.T, rules *engine.Compiled, id, name, src string, withNodes, wantFinding bool) {
 	t.Helper()
-	nodes, err := fixture.Nodes(name, []byte(src))
-	if err != nil {
-		t.Fatal(err)
+	var nodes []*inventory.Node
+	if withNodes {
+		var err error
+		if nodes, err = fixture.Nodes(name, []byte(src)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{Rules: rules, Nodes: nodes})
 	if len(problems.Internal)+len(problems.Unreadable) > 0 {
@@ -87,7 +92,7 @@ func checkExample(t *testing.T, rules *engine.Compiled, id, name, src string, wa
 	}
 	got := slices.ContainsFunc(res.Findings, func(f finding.Finding) bool { return f.Rule == id })
 	if got != wantFinding {
-		t.Errorf("the %s example of explain %s: finding = %v, want %v; findings: %v", name, id, got, wantFinding, res.Findings)
+		t.Errorf("the %s example of explain %s (its Node objects the inventory: %v): finding = %v, want %v; findings: %v", name, id, withNodes, got, wantFinding, res.Findings)
 	}
 }
 

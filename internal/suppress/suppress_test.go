@@ -267,3 +267,28 @@ metadata:
 		t.Errorf("second = %+v", g)
 	}
 }
+
+// The findings about suppressions have the severity the catalogue gives
+// their rule, and none is made of a rule that did not run (turned off).
+func TestSuppressionRulesAsTheCatalogueSetsThem(t *testing.T) {
+	ds := []Directive{comment(9, "", "wildcard-toleration"), comment(20, "why", "invalid-toleration")}
+	severity := func(id string) finding.Severity {
+		return map[string]finding.Severity{MissingReason: finding.Error, Unused: finding.Warning}[id]
+	}
+	out := Apply(nil, slices.Clone(ds), Catalogue{Known: known, Ran: ranAll, Severity: severity})
+	var got []string
+	for _, f := range out {
+		got = append(got, f.Rule+" "+f.Severity.String())
+	}
+	slices.Sort(got)
+	if want := []string{MissingReason + " error", Unused + " warning", Unused + " warning"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	ranNot := func(off string) func(string) bool { return func(id string) bool { return id != off } }
+	for off, on := range map[string]string{MissingReason: Unused, Unused: MissingReason} {
+		out := Apply(nil, slices.Clone(ds), Catalogue{Known: known, Ran: ranNot(off), Severity: severity})
+		if slices.ContainsFunc(out, func(f finding.Finding) bool { return f.Rule == off }) || !slices.ContainsFunc(out, func(f finding.Finding) bool { return f.Rule == on }) {
+			t.Errorf("%s off: %+v, want findings of %s only", off, out, on)
+		}
+	}
+}
