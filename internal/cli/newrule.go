@@ -130,6 +130,8 @@ const ruleTemplate = `# METADATA
 #   SARIF descriptor from this block.
 # custom:
 #   severity: warning
+#   # needs_inventory: true would mark a rule that finds nothing without a
+#   # node inventory (--nodes, or nodes: and pools: in .dslint.yaml).
 #   intent: |
 #     Fires on every workload whose pod template sets no priorityClassName.
 #     Stays quiet for objects that are not workloads and for fragments (a
