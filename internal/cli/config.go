@@ -26,7 +26,7 @@ import (
 // flags, flags first.
 type runConfig struct {
 	file      *config.Config    // nil without a config file
-	cluster   engine.Config     // what rules read of the target cluster
+	cluster   engine.Cluster    // what rules read of the target cluster
 	rules     engine.RuleConfig // the rules turned off or set to another severity
 	nodes     []*inventory.Node
 	nodeFiles []string // the inventory files: --nodes, else nodes: of the config
@@ -236,7 +236,7 @@ func (rc *runConfig) applyRuleFlags(fl configFlags, ids []string) error {
 // inventory and cluster settings, and the rules compiled once (none with
 // --parse-only, which runs no rule).
 func (rc *runConfig) options(parseOnly bool) (lint.Options, error) {
-	opts := lint.Options{ParseOnly: parseOnly, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Config: rc.cluster}
+	opts := lint.Options{ParseOnly: parseOnly, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Cluster: rc.cluster}
 	if parseOnly {
 		return opts, nil
 	}

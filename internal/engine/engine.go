@@ -27,9 +27,9 @@ import (
 	"github.com/dslint/dslint/internal/yamlvalue"
 )
 
-// Config is what rules read at data.dslint.config: the settings of the
-// config file and the flags about the target cluster.
-type Config struct {
+// Cluster is what rules read at data.dslint.config: what the config file
+// and the flags say about the target cluster.
+type Cluster struct {
 	SystemTaints []string        `json:"systemTaints,omitempty"`
 	FeatureGates map[string]bool `json:"featureGates,omitempty"`
 	// KubernetesVersion is the target version as "1.MINOR"; empty leaves
@@ -39,7 +39,7 @@ type Config struct {
 
 // RunSettings are what one run reads besides the rules.
 type RunSettings struct {
-	Config Config
+	Cluster Cluster
 	// Inventory is the nodes rules and placement read at
 	// data.dslint.inventory (inventory.Data); nil or empty for none.
 	Inventory *inventory.Inventory
@@ -162,9 +162,9 @@ func (c *Compiled) NewRun(ctx context.Context, settings RunSettings) (*Run, erro
 		run.inventory = settings.Inventory.Data()
 	}
 	data, err := ast.InterfaceToValue(map[string]any{"dslint": struct {
-		Config    Config          `json:"config"`
+		Cluster   Cluster         `json:"config"`
 		Inventory *inventory.Data `json:"inventory,omitempty"`
-	}{settings.Config, run.inventory}})
+	}{settings.Cluster, run.inventory}})
 	if err != nil {
 		return nil, err
 	}

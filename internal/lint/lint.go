@@ -42,8 +42,8 @@ type Options struct {
 	// Rules are the rules compiled once, with their settings; Run starts a
 	// run of them on the inventory. Needed unless ParseOnly.
 	Rules *engine.Compiled
-	// Config is what the rules read of the target cluster besides its nodes.
-	Config engine.Config
+	// Cluster is what the rules read of the target cluster besides its nodes.
+	Cluster engine.Cluster
 }
 
 // workers is how many sources, or objects of one source, are judged at once.
@@ -117,7 +117,7 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	var eng *engine.Run
 	if !opts.ParseOnly {
 		var err error
-		if eng, err = opts.Rules.NewRun(ctx, engine.RunSettings{Config: opts.Config, Inventory: out.Inventory}); err != nil {
+		if eng, err = opts.Rules.NewRun(ctx, engine.RunSettings{Cluster: opts.Cluster, Inventory: out.Inventory}); err != nil {
 			problems.Internal = append(problems.Internal, err)
 			return out, problems
 		}
