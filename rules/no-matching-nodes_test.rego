@@ -42,4 +42,3 @@ test_silent_without_inventory if {
 test_silent_for_non_workloads if {
 	count(report) == 0 with input as {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}} with data.dslint.inventory as _inventory
 }
-
