@@ -67,7 +67,8 @@ _string_fields := ["key", "operator", "value", "effect"]
 
 # A finding for each problem of each toleration the API server rejects
 # (_problems, one body per problem). Almost every object has none, and
-# then its problems are not looked for.
+# then its problems are not looked for: evaluating the twelve bodies for
+# every object tripled the rule's cost on make bench's corpus.
 report contains finding if {
 	count(_rejected) > 0
 	some finding in _problems
