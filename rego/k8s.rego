@@ -313,6 +313,13 @@ _named if is_string(input.metadata.name)
 # kind_label is the kind in lowercase, for messages ("daemonset", "pod").
 kind_label := lower(input.kind)
 
+# workload_label names the workload of a pod for messages, and which of its
+# pod templates when it has several: `deployment "web"`,
+# `raycluster "ray" (spec.workerGroupSpecs[1].template.spec)`.
+workload_label(pod) := sprintf("%s %q", [kind_label, name]) if pod.where == ""
+
+workload_label(pod) := sprintf("%s %q (%s)", [kind_label, name, pod.where]) if pod.where != ""
+
 # host_paths are the paths of the hostPath volumes of a pod spec.
 host_paths(spec) := {path |
 	some v in spec.volumes

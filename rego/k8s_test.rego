@@ -169,3 +169,89 @@ test_name_from_generate_name if {
 	name == "web" with input as {"kind": "Pod", "metadata": {"name": "web", "generateName": "gpu-job-"}}
 	name == "" with input as {"kind": "Pod", "metadata": {}}
 }
+
+# --- the plain pattern behind valid_tolerations ---------------------------------------
+
+_repeat(s, n) := concat("", [s | some _ in numbers.range(1, n)])
+
+# The common tolerations are vouched for by one check of the whole list.
+test_plain_lists_are_plainly_valid if {
+	tolerations_plainly_valid([])
+	tolerations_plainly_valid([
+		{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+		{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+		{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+		{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
+		{"key": "dedicated", "value": "gpu"},
+		{"key": "spot", "value": "", "effect": "PreferNoSchedule"},
+		{"key": "example.com/GPU_type.v-1", "operator": "Exists"},
+		{"key": _repeat("k", 63), "operator": "Exists"},
+		{"key": "dedicated", "value": _repeat("v", 63)},
+		{"key": "pool", "operator": "Exists", "tolerationSeconds": null},
+		{"operator": "Exists"},
+		{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": -5},
+	])
+}
+
+# What the pattern does not vouch for goes through tol.valid one toleration
+# at a time: these are valid all the same.
+test_valid_tolerations_beyond_the_plain_pattern if {
+	tols := [
+		{"key": "a.b.c.d.e/x", "operator": "Exists"},
+		{"key": concat("/", [_repeat("p", 64), "x"]), "operator": "Exists"},
+		{"key": concat("/", [concat(".", [_repeat("p", 63), _repeat("q", 63), _repeat("r", 63), _repeat("s", 61)]), "x"]), "operator": "Exists"},
+		{"key": "pool", "operator": "Exists", "unknownField": true},
+		{"key": "pool", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300.0},
+	]
+	every t in tols {
+		not tolerations_plainly_valid([t])
+		[pod] := pods with input as _obj("v1", "Pod", {"spec": object.union(_c, {"tolerations": [t]})})
+		pod.valid_tolerations == {0: t}
+	}
+}
+
+# The pattern vouches only for plainly valid tolerations: for each of these
+# near misses, either it leaves the toleration to tol.valid or the
+# toleration is valid.
+test_plain_pattern_is_never_looser_than_valid if {
+	near := [
+		{"key": "a", "operator": "Exists", "value": null},
+		{"key": "a", "operator": "Equal", "value": null},
+		{"key": "a", "operator": null},
+		{"key": null, "operator": "Exists"},
+		{"key": "a", "operator": "Exists", "effect": null},
+		{"key": "a", "operator": "Exists", "effect": ""},
+		{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0},
+		{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": "300"},
+		{"key": "a", "operator": "Exists", "effect": "PreferNoSchedule", "tolerationSeconds": null},
+		{"key": "a", "operator": "Exists", "tolerationSeconds": 300},
+		{"key": "", "operator": "Exists", "value": ""},
+		{"key": "", "value": ""},
+		{"key": "a", "operator": "", "value": "x.y_z-1"},
+		{"key": "a", "operator": "Equal", "value": "-x"},
+		{"key": "a", "operator": "Equal", "value": "x_"},
+		{"key": "a", "operator": "Equal", "value": "a b"},
+		{"key": "A/b", "operator": "Exists"},
+		{"key": "a_b/c", "operator": "Exists"},
+		{"key": "a-/c", "operator": "Exists"},
+		{"key": "a.-b/c", "operator": "Exists"},
+		{"key": "a/.c", "operator": "Exists"},
+		{"key": "a/c.", "operator": "Exists"},
+		{"key": "/c", "operator": "Exists"},
+		{"key": "a/", "operator": "Exists"},
+		{"key": "a/b/c", "operator": "Exists"},
+		{"key": "A.b-C_d", "operator": "Exists"},
+		{"key": "1", "operator": "Exists"},
+		{"key": "a", "operator": "Exists", "value": "", "extra": 1},
+		{"key": "a", "operator": "exists"},
+		{"key": "a", "operator": "Gt", "value": "5"},
+		{"key": "a", "operator": "Exists", "effect": "noexecute"},
+	]
+	every t in near {
+		_left_to_valid_or_valid(t)
+	}
+}
+
+_left_to_valid_or_valid(t) if not tolerations_plainly_valid([t])
+
+_left_to_valid_or_valid(t) if data.dslint.lib.tolerations.valid(t)

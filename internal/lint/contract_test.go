@@ -31,9 +31,12 @@ func TestRuleContract(t *testing.T) {
 		if !strings.HasSuffix(m.Package.Location.File, "_test.rego") {
 			continue
 		}
+		// A rule's tests live in package dslint.rules["<id>_test"] (or, not
+		// moved yet, in the rule's own package).
+		id := strings.TrimSuffix(engine.RuleID(m), "_test")
 		for _, r := range m.Rules {
 			if strings.HasPrefix(r.Head.Name.String(), "test_") {
-				tests[engine.RuleID(m)]++
+				tests[id]++
 			}
 		}
 	}
@@ -64,7 +67,7 @@ func TestRuleContract(t *testing.T) {
 				return // raised in Go, tested there and by its fixtures
 			}
 			if tests[r.ID] == 0 {
-				t.Errorf("rules/%s_test.rego has no test_ rules (package dslint.rules[%q])", r.ID, r.ID)
+				t.Errorf("rules/%s_test.rego has no test_ rules (package dslint.rules[%q])", r.ID, r.ID+"_test")
 			}
 		})
 	}
