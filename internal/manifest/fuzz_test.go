@@ -30,7 +30,7 @@ func FuzzParse(f *testing.F) {
 		checkEstimate(t, "fuzz.yaml", data)
 		checkListParts(t, data, 1)
 		file := Parse("fuzz.yaml", data)
-		FindHelmTemplates(data).At(2)
+		findHelmTemplates(data).At(2)
 		text, bad := utf8Text(data) // the lines are those of the text Parse read
 		last := lastLine(text)
 		if bad != nil {
