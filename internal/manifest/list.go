@@ -2,10 +2,7 @@ package manifest
 
 import (
 	"bytes"
-	"fmt"
 	"iter"
-	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -77,50 +74,22 @@ func listParts(name string, data []byte, size int) (parts iter.Seq[*File], ok bo
 	}, true
 }
 
-// parseGroups parses the groups of items of the List, in order: each as a
-// File, or nil when it does not read as the whole document reads. They
-// are parsed ahead on every core, and handed over in order; a panic is
-// handed over too, to be raised where the caller can recover it.
+// parseGroups parses the groups of items of the List ahead on every core
+// and yields them in order: each as a File, or nil when it does not read
+// as the whole document reads.
 func (l *listLayout) parseGroups(name string, data []byte) iter.Seq[*File] {
+	last := len(l.groups) - 1
+	groups := func(yield func(int) bool) {
+		for i := range l.groups {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	parse := func(i int) *File { return l.parse(name, data, l.groups[i], i == 0, i == last) }
 	return func(yield func(*File) bool) {
-		groups := l.groups
-		type result struct {
-			f     *File
-			panic any
-		}
-		results := make([]chan result, len(groups))
-		for i := range results {
-			results[i] = make(chan result, 1)
-		}
-		tokens := make(chan struct{}, runtime.GOMAXPROCS(0)+1)
-		stop := make(chan struct{})
-		defer close(stop)
-		go func() {
-			for i, g := range groups {
-				select {
-				case tokens <- struct{}{}:
-				case <-stop:
-					return
-				}
-				go func() {
-					var r result
-					defer func() {
-						if p := recover(); p != nil {
-							r.panic = fmt.Sprintf("%v\n%s", p, debug.Stack())
-						}
-						results[i] <- r
-					}()
-					r.f = l.parse(name, data, g, i == 0, i == len(groups)-1)
-				}()
-			}
-		}()
-		for i := range groups {
-			r := <-results[i]
-			<-tokens
-			if r.panic != nil {
-				panic(r.panic)
-			}
-			if !yield(r.f) {
+		for _, f := range ahead(groups, parse) {
+			if !yield(f) {
 				return
 			}
 		}

@@ -151,24 +151,20 @@ func documentParts(name string, data []byte) iter.Seq[*File] {
 			yield(&File{Name: name, Data: data, Line: 1, Template: true})
 			return
 		}
-		errorsLeft := MaxSyntaxErrors
-		for _, p := range parts {
-			f := parsePart(name, data[p.start:p.end], p.line, errorsLeft)
+		texts := func(yield func(part) bool) {
+			for _, p := range parts {
+				if !yield(part{text: data[p.start:p.end], line: p.line}) {
+					return
+				}
+			}
+		}
+		for f := range parseParts(name, texts) {
 			f.Template = false // decided for the whole file above
-			if !yield(f) || f.stopped {
+			if !yield(f) {
 				return
 			}
-			errorsLeft = f.errorsLeft
 		}
 	}
-}
-
-// parsePart parses the part of a file that starts at line, recording at
-// most errorsLeft errors, with file-wide positions.
-func parsePart(name string, text []byte, line, errorsLeft int) *File {
-	f := parse(name, text, errorsLeft)
-	f.shift(line - 1)
-	return f
 }
 
 // cutParts groups the documents of data into parts of about partBytes; a

@@ -32,65 +32,45 @@ func readStream(name string, r io.Reader, limits Limits, yield func(*File, error
 		yield(nil, tooLarge{limits.Whole, limits.what})
 		return
 	}
-	s := stream{name: name, errorsLeft: MaxSyntaxErrors}
-	var part *document // documents read but not yet parsed
 	docs := documents{r: br, max: limits.Whole}
-	for doc := range docs.all() {
-		if doc.tooLarge && doc.line == 1 {
-			yield(nil, tooLarge{limits.Whole, limits.what})
-			return
-		}
-		if part != nil && !doc.tooLarge && joins(len(part.text), len(doc.text)) {
-			part.text = append(part.text, doc.text...)
-			continue
-		}
-		if part != nil && !s.parse(*part, yield) {
-			return
-		}
-		part = nil
-		if doc.tooLarge {
-			if !s.refuse(doc, limits.Whole, yield) {
+	refused := false // the first document is too large
+	parts := func(yield func(part) bool) {
+		var cur *part
+		for doc := range docs.all() {
+			if doc.tooLarge && doc.line == 1 {
+				refused = true
 				return
 			}
-			continue
+			if cur != nil && cur.refused == nil && !doc.tooLarge && joins(len(cur.text), len(doc.text)) {
+				cur.text = append(cur.text, doc.text...)
+				continue
+			}
+			if cur != nil && !yield(*cur) {
+				return
+			}
+			cur = &part{text: doc.text, line: doc.line}
+			if doc.tooLarge {
+				cur.refused = &Error{
+					Pos: Pos{Line: doc.line, Column: 1}, Limit: true,
+					Message: fmt.Sprintf("document too large: more than %d MiB, the most dslint reads of one document; split it into smaller documents", limits.Whole>>20),
+				}
+			}
 		}
-		part = &doc
+		if cur != nil {
+			yield(*cur)
+		}
 	}
-	if part != nil && !s.parse(*part, yield) {
-		return
+	for f := range parseParts(name, parts) {
+		if !yield(f, nil) || f.stopped || f.Template {
+			return
+		}
 	}
-	if docs.err != nil {
+	switch {
+	case refused:
+		yield(nil, tooLarge{limits.Whole, limits.what})
+	case docs.err != nil:
 		yield(nil, unwrapPathError(docs.err))
 	}
-}
-
-// stream is what a stream's parts share: the errors it may still have.
-type stream struct {
-	name       string
-	errorsLeft int
-}
-
-// parse parses a part and yields it, and reports whether to read on.
-func (s *stream) parse(part document, yield func(*File, error) bool) bool {
-	f := parse(s.name, part.text, s.errorsLeft)
-	f.Helm = findHelmTemplates(f.Data)
-	f.shift(part.line - 1)
-	s.errorsLeft = f.errorsLeft
-	return yield(f, nil) && !f.stopped && !f.Template
-}
-
-// refuse yields the error of a document larger than most bytes, which was
-// not kept, and reports whether to read on.
-func (s *stream) refuse(doc document, most int, yield func(*File, error) bool) bool {
-	f := &File{Name: s.name, Line: doc.line, errorsLeft: s.errorsLeft}
-	if !f.stopAt(doc.line) {
-		f.fail(Error{
-			Pos: Pos{Line: doc.line, Column: 1}, Limit: true,
-			Message: fmt.Sprintf("document too large: more than %d MiB, the most dslint reads of one document; split it into smaller documents", most>>20),
-		})
-	}
-	s.errorsLeft = f.errorsLeft
-	return yield(f, nil) && !f.stopped
 }
 
 // document is the text of one document of a stream, from its "---" line
