@@ -289,11 +289,11 @@ func syntaxError(b []byte, err error) Error {
 		return Error{Pos: Pos{Line: max(line, 1)}, Message: m[2]}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	line, col, bad, found := firstBadByte(b)
+	at, bad, found := firstBadByte(b)
 	if !found || !readerProblems[msg] {
 		return Error{Pos: Pos{Line: 1}, Message: msg}
 	}
-	return Error{Pos: Pos{Line: line, Column: col}, Message: fmt.Sprintf("%s (byte 0x%02x)", msg, bad)}
+	return Error{Pos: at, Message: fmt.Sprintf("%s (byte 0x%02x)", msg, bad)}
 }
 
 // readerProblems are the errors of libyaml's reader about the bytes of a
@@ -340,27 +340,27 @@ func lastLine(data []byte) int {
 // firstBadByte finds the first byte a YAML reader refuses: invalid UTF-8 or a
 // control character other than tab, line feed and carriage return. found is
 // false when there is none (line 1, column 1).
-func firstBadByte(b []byte) (line, col int, bad byte, found bool) {
-	line, col = 1, 1
+func firstBadByte(b []byte) (at Pos, bad byte, found bool) {
+	at = Pos{Line: 1, Column: 1}
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if (r == utf8.RuneError && size <= 1) || (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
-			return line, col, b[i], true
+			return at, b[i], true
 		}
 		if r == '\n' {
-			line, col = line+1, 1
+			at.Line, at.Column = at.Line+1, 1
 		} else {
-			col++
+			at.Column++
 		}
 		i += size
 	}
-	return 1, 1, 0, false
+	return Pos{Line: 1, Column: 1}, 0, false
 }
 
 // isText is true for data a YAML reader reads whole: a binary file is
 // broken YAML, never a Helm template.
 func isText(data []byte) bool {
-	_, _, _, found := firstBadByte(data)
+	_, _, found := firstBadByte(data)
 	return !found
 }
 
