@@ -172,7 +172,7 @@ func documentParts(name string, data []byte) iter.Seq[*File] {
 func cutParts(data []byte) []chunk {
 	var parts []chunk
 	for c := range splitDocuments(data) {
-		if n := len(parts); n > 0 && joins(parts[n-1].end-parts[n-1].start, c.end-c.start) {
+		if n := len(parts); n > 0 && joins(parts[n-1].end-parts[n-1].start, c.end-c.start, partBytes) {
 			parts[n-1].end = c.end
 			continue
 		}
@@ -182,8 +182,8 @@ func cutParts(data []byte) []chunk {
 }
 
 // joins is true when a document of size bytes goes into the part before
-// it, of part bytes: both are smaller than partBytes.
-func joins(part, size int) bool { return part < partBytes && size < partBytes }
+// it, of part bytes, in parts of about most bytes: both are smaller.
+func joins(part, size, most int) bool { return part < most && size < most }
 
 // anyFails is true when one of the parts has a syntax error.
 func anyFails(data []byte, parts []chunk) bool {

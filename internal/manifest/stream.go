@@ -9,10 +9,16 @@ import (
 	"iter"
 )
 
+// streamPartBytes is about how much of a stream readStream parses at a
+// time. Parts are smaller than in memory (partBytes): a stream is judged
+// while the parts after it are parsed, and the few parts in flight are
+// most of what a run over a large stream holds.
+const streamPartBytes = 256 << 10
+
 // readStream reads an input too large to hold (a kubectl get or helm
 // template of a whole cluster, many documents) from r, a part of about
-// partBytes of documents at a time, cut as documentParts cuts text in
-// memory: memory follows the part, not the input. Each document stays
+// streamPartBytes of documents at a time: memory follows the part, not the
+// input. Each document stays
 // within dslint's limits: at most limits.Whole bytes (a larger one is a
 // limit error, skipped unread), and those Parse enforces (nodes, depth,
 // aliases).
@@ -41,7 +47,7 @@ func readStream(name string, r io.Reader, limits Limits, yield func(*File, error
 				refused = true
 				return
 			}
-			if cur != nil && cur.refused == nil && !doc.tooLarge && joins(len(cur.text), len(doc.text)) {
+			if cur != nil && cur.refused == nil && !doc.tooLarge && joins(len(cur.text), len(doc.text), streamPartBytes) {
 				cur.text = append(cur.text, doc.text...)
 				continue
 			}
