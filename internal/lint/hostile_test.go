@@ -233,9 +233,9 @@ func TestStreamedFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng := fixed(newEngine(t))
+	rules := newRules(t)
 	for _, src := range []manifest.Source{{Path: path, Name: "big.yaml"}, {Path: manifest.Stdin, Name: "<stdin>"}} {
-		res, problems := Run(context.Background(), []manifest.Source{src}, strings.NewReader(text), Options{Engine: eng})
+		res, problems := Run(context.Background(), []manifest.Source{src}, strings.NewReader(text), Options{Rules: rules})
 		if err := problems.Err(); err != nil {
 			t.Fatalf("%s: %v", src.Name, err)
 		}
