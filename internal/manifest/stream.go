@@ -18,10 +18,9 @@ const streamPartBytes = 256 << 10
 // readStream reads an input too large to hold (a kubectl get or helm
 // template of a whole cluster, many documents) from r, a part of about
 // streamPartBytes of documents at a time: memory follows the part, not the
-// input. Each document stays
-// within dslint's limits: at most limits.Whole bytes (a larger one is a
-// limit error, skipped unread), and those Parse enforces (nodes, depth,
-// aliases).
+// input. Each document stays within dslint's limits: at most limits.Whole
+// bytes (a larger one is a limit error, skipped unread), and those Parse
+// enforces (nodes, depth, aliases).
 //
 // An input whose first document is larger than limits.Whole is no stream
 // of documents: it is refused as too large before anything is yielded, as
