@@ -80,8 +80,9 @@ fuzz:
 	$(FUZZ) -fuzztime $(or $(FUZZTIME),$(FUZZ_TOLERATION)) -fuzz '^FuzzTolerationDifferential$$' ./internal/differential
 	$(FUZZ) -fuzztime $(or $(FUZZTIME),$(FUZZ_NODESELECTOR)) -fuzz '^FuzzNodeSelectorDifferential$$' ./internal/differential
 
-# Timings and peak memory over generated corpora: 10,000 workloads (lint), and
-# 2,000 workloads on a 5,000-node cluster (placement). SCENARIO=lint|placement.
+# Timings and peak memory over generated corpora: 10,000 workloads (lint),
+# 2,000 workloads on a 5,000-node cluster (placement), and 50,000 workloads in
+# one 170 MB file (bigfile). SCENARIO=lint|placement|bigfile.
 SCENARIO ?= all
 bench:
 	$(GO) run ./tools/bench -scenario $(SCENARIO)

@@ -194,10 +194,9 @@ func (rc *runConfig) apply(c *config.Config, failOnSet bool) error {
 	rc.cluster.FeatureGates = c.FeatureGates
 	rc.cluster.KubernetesVersion = c.KubernetesVersion
 	for _, p := range c.Pools {
-		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, File: c.File, Line: p.Line, Column: p.Column}
-		spec.File = manifest.DisplayName(c.File)
+		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, Pos: p.Pos}
 		for _, t := range p.Taints {
-			spec.Taints = append(spec.Taints, inventory.TaintSpec{Key: t.Key, Value: t.Value, Effect: t.Effect, Line: t.Line, Column: t.Column})
+			spec.Taints = append(spec.Taints, inventory.TaintSpec{Key: t.Key, Value: t.Value, Effect: t.Effect, Pos: t.Pos})
 		}
 		rc.nodes = append(rc.nodes, inventory.FromPool(spec)...)
 	}

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dslint/dslint/internal/manifest"
 )
 
 // PerNodeLabel is true for a label key whose value differs from node to
@@ -41,23 +43,22 @@ var poolLabels = []string{
 type Node struct {
 	Name          string
 	Labels        map[string]any
-	Taints        []any // as written: mappings with key, value and effect
-	Unschedulable any   // true, false or nil; anything else is a problem
-	File          string
-	Line, Column  int // where the node is defined
+	Taints        []any        // as written: mappings with key, value and effect
+	Unschedulable any          // true, false or nil; anything else is a problem
+	Pos           manifest.Pos // where the node is defined
 	Pool          string
 
 	// Locate gives the position of a field of the node (a path as rules
 	// use them), for problems; nil means the node's own position.
-	Locate func(path []any) (line, column int)
+	Locate func(path []any) manifest.Pos
 }
 
 // Position is where a field of the node is defined.
-func (n *Node) Position(path []any) (line, column int) {
+func (n *Node) Position(path []any) manifest.Pos {
 	if n.Locate != nil {
 		return n.Locate(path)
 	}
-	return n.Line, n.Column
+	return n.Pos
 }
 
 // Pool is a group of nodes with the same labels (per-node labels aside),

@@ -202,6 +202,64 @@ func TestLargeFileInParts(t *testing.T) {
 	}
 }
 
+// TestStreamedFile: a file of many documents larger than dslint reads
+// whole is linted a document at a time, with file-wide positions; a
+// dslint:ignore comment in its 40,000th document still suppresses the
+// finding on its line, and on stdin a "# Source:" comment still names the
+// Helm template the document was rendered from.
+func TestStreamedFile(t *testing.T) {
+	var b strings.Builder
+	pad := "# " + strings.Repeat("padding ", 110) + "\n"
+	for i := 1; i < 40_000; i++ {
+		b.WriteString("---\n")
+		if i%100 == 0 {
+			fmt.Fprintf(&b, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\n", i)
+			continue
+		}
+		b.WriteString(pad)
+	}
+	podLine := strings.Count(b.String(), "\n") + 3 // after "---" and "# Source:"
+	b.WriteString("---\n# Source: chart/templates/pod.yaml\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n  tolerations:\n" +
+		"    - operator: Exists # dslint:ignore wildcard-toleration tolerated on purpose\n" +
+		"    - {key: a, operator: Exists, value: v}\n")
+	for range 50 {
+		b.WriteString("---\n" + pad)
+	}
+	text := b.String()
+	if len(text) <= manifest.MaxFileBytes {
+		t.Fatalf("%d bytes: not more than dslint reads whole", len(text))
+	}
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rules := newRules(t)
+	for _, src := range []manifest.Source{{Path: path, Name: "big.yaml"}, {Path: manifest.Stdin, Name: "<stdin>"}} {
+		res, problems := Run(context.Background(), []manifest.Source{src}, strings.NewReader(text), Options{Rules: rules})
+		if err := problems.Err(); err != nil {
+			t.Fatalf("%s: %v", src.Name, err)
+		}
+		file, line := src.Name, podLine+6
+		if src.Path == manifest.Stdin {
+			file, line = "chart/templates/pod.yaml", 7 // numbered from the line after the comment
+		}
+		var got []string
+		for _, f := range res.Findings {
+			got = append(got, fmt.Sprintf("%s:%d:%d %s suppressed=%v", f.File, f.Line, f.Column, f.Rule, f.Suppressed))
+		}
+		want := []string{
+			fmt.Sprintf("%s:%d:7 wildcard-toleration suppressed=true", file, line),
+			fmt.Sprintf("%s:%d:34 invalid-toleration suppressed=false", file, line+1),
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: findings %q, want %q", src.Name, got, want)
+		}
+		if res.Summary.Objects != 400 {
+			t.Errorf("%s: %d objects, want every ConfigMap and the Pod", src.Name, res.Summary.Objects)
+		}
+	}
+}
+
 // TestUTF16Files: a file saved as UTF-16 with a byte order mark (Windows
 // PowerShell's > writes UTF-16LE with CRLF) is linted like its UTF-8 text:
 // same findings at the same lines, comments read, documents split. UTF-16

@@ -261,55 +261,40 @@ func validate(ctx context.Context, eng *engine.Run, nodes []*inventory.Node) []e
 			return append(errs, fmt.Errorf("node validation named %s %d, which does not exist", p.Part, p.Index))
 		}
 		w := where[p.Part][p.Index]
-		line, col := w.node.Position(append(slices.Clone(w.path), p.Path...))
-		errs = append(errs, fmt.Errorf("%s:%d:%d: node %q: %s", w.node.File, line, col, w.node.Name, p.Message))
+		errs = append(errs, &manifest.Error{
+			Pos:     w.node.Position(append(slices.Clone(w.path), p.Path...)),
+			Message: fmt.Sprintf("node %q: %s", w.node.Name, p.Message),
+		})
 	}
 	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
 	return errs
 }
 
+// checkFile judges the objects of one input, as manifest.Read hands them
+// over a part at a time: memory follows the part, not the file.
 func checkFile(ctx context.Context, eng *engine.Run, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
 	out.files = 1
 	defer recoverFileInto(&out, src.Name)
-	data, err := manifest.Read(src, stdin)
-	if err != nil {
-		out.problems.Unreadable = append(out.problems.Unreadable, fmt.Errorf("%s: %w", src.Name, err))
-		return out
-	}
-	where := streamOrigin(src, data)
-	// A large List (kubectl get … -o yaml) is parsed a group of items at a
-	// time, unless a part does not read as the whole List does: then what
-	// its parts gave is dropped, and it is parsed as any file is.
-	before, listed := out, false
-	for f, ok := range manifest.ListParts(src.Name, data) {
-		if listed = ok; !ok {
-			out = before
-			break
+	for f, err := range manifest.Read(src, stdin, manifest.ManifestLimits) {
+		if err != nil {
+			out.problems.Unreadable = append(out.problems.Unreadable, fmt.Errorf("%s: %w", src.Name, err))
+			return out
 		}
-		checkParsed(ctx, eng, src, f, where, &out, opts)
-	}
-	if listed {
-		return out
-	}
-	// A large file is parsed a part at a time, each part dropped once
-	// judged: memory follows the part, not the file.
-	for f := range manifest.Parts(src.Name, data) {
 		if f.Template {
 			out.skipped = append(out.skipped, finding.Skipped{File: src.Name, Reason: helmHint, Kind: finding.SkippedTemplate})
 			return out
 		}
-		checkParsed(ctx, eng, src, f, where, &out, opts)
+		checkParsed(ctx, eng, src, f, &out, opts)
 	}
 	return out
 }
 
-// checkParsed judges the documents of a parsed file, or part of one.
-func checkParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *manifest.File, where func(int) (string, int), out *fileResult, opts Options) {
+// checkParsed judges the documents of a part of an input.
+func checkParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *manifest.File, out *fileResult, opts Options) {
 	if !opts.ParseOnly && !opts.Schedule {
 		for _, d := range suppress.Comments(f) {
-			var shift int
-			d.File, shift = where(d.Line)
-			d.Line = max(d.Line-shift, 1)
+			p := origin(src, f, d.Line).Pos(d.Line, d.Column)
+			d.File, d.Line = p.File, p.Line
 			out.directives = append(out.directives, d)
 		}
 	}
@@ -318,23 +303,23 @@ func checkParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *m
 		if !parseError.On {
 			break // turned off: none of its findings is made
 		}
-		file, shift := where(se.Line)
+		p := origin(src, f, se.Line).Pos(se.Line, se.Column)
 		msg := syntaxLanguage(src.Name) + " syntax error: " + se.Message
 		if se.Limit {
 			msg = se.Message
 		}
 		out.findings = append(out.findings, finding.Finding{
 			Rule: parseErrorRule, Severity: parseError.Severity, Message: msg,
-			File: file, Line: max(se.Line-shift, 1), Column: se.Column,
+			File: p.File, Line: p.Line, Column: p.Column,
 		})
 	}
 	var objs []objectAt
 	for _, doc := range f.Docs {
 		found, others := manifest.Entries(doc)
 		for _, o := range others {
-			file, shift := where(o.Line)
+			p := origin(src, f, o.Line).Pos(o.Line, 0)
 			out.skipped = append(out.skipped, finding.Skipped{
-				File: file, Line: max(o.Line-shift, 1), Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject,
+				File: p.File, Line: p.Line, Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject,
 			})
 		}
 		out.objects += len(found)
@@ -342,31 +327,28 @@ func checkParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *m
 			continue
 		}
 		for _, obj := range found {
-			file, shift := where(obj.Node.Line)
-			objs = append(objs, objectAt{obj, manifest.Origin{File: file, Node: obj.Node, Shift: shift}})
+			o := origin(src, f, obj.Node.Line)
+			o.Node = obj.Node
+			objs = append(objs, objectAt{obj, o})
 		}
 	}
 	checkPlacedAll(ctx, eng, src.Name, objs, out, opts)
 }
 
-// streamOrigin tells which file findings at a line of a source name, and
-// how many lines to subtract. On standard input, a document that a
-// "# Source:" comment attributes to a Helm template (helm template … |
-// dslint -) names the template and is numbered from the line after the
-// comment; everything else names the source itself, unshifted. Files on
-// disk keep their own positions: a committed rendered chart names
-// templates that may not exist in the repository.
-func streamOrigin(src manifest.Source, data []byte) func(line int) (file string, shift int) {
-	var helm manifest.HelmTemplates
+// origin is where the user wrote a line of f, part of the input src. On
+// standard input, a document that a "# Source:" comment attributes to a
+// Helm template (helm template … | dslint -) names the template and is
+// numbered from the line after the comment; everything else names the
+// source itself, unshifted. Files on disk keep their own positions: a
+// committed rendered chart names templates that may not exist in the
+// repository.
+func origin(src manifest.Source, f *manifest.File, line int) manifest.Origin {
 	if src.Path == manifest.Stdin {
-		helm = manifest.FindHelmTemplates(data)
-	}
-	return func(line int) (string, int) {
-		if file, shift, ok := helm.At(line); ok {
-			return file, shift
+		if file, shift, ok := f.Helm.At(line); ok {
+			return manifest.Origin{File: file, Shift: shift}
 		}
-		return src.Name, 0
 	}
+	return manifest.Origin{File: src.Name}
 }
 
 // objectAt is an object to judge and where the user wrote it.
@@ -533,22 +515,21 @@ func build(src manifest.Source) (b *kustomize.Build, err error) {
 // judging or recording it is a bug, but it costs only this object: it is
 // reported and the run goes on.
 func checkObject(id string, o objectAt, j judgement, out *fileResult) {
-	obj, file := o.obj, o.origin.File
-	pos := o.origin.Locate(nil)
+	obj, line := o.obj, objectLine(o.origin)
 	out.seen++
-	defer recoverInto(out, file, pos.Line, obj, "checking")
+	defer recoverInto(out, line, obj, "checking")
 	if j.panic != nil {
 		panic(j.panic) // reported as any panic here is
 	}
 	v := j.verdict
 	if j.err != nil {
-		out.objectError(file, pos.Line, obj, j.err)
+		out.objectError(line, obj, j.err)
 		return
 	}
 	if v.Patch {
 		out.objects--
 		out.skipped = append(out.skipped, finding.Skipped{
-			File: file, Line: startLine(o.origin), Reason: finding.ReasonFragment, Kind: finding.SkippedFragment,
+			File: o.origin.File, Line: startLine(o.origin), Reason: finding.ReasonFragment, Kind: finding.SkippedFragment,
 		})
 		return
 	}
@@ -558,12 +539,9 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
 	at := func(path []any) finding.Finding {
 		p := o.origin.Locate(path)
-		return finding.Finding{File: file, Line: p.Line, Column: p.Column, Object: ref, Path: manifest.FormatPath(path)}
+		return finding.Finding{File: p.File, Line: p.Line, Column: p.Column, Object: ref, Path: manifest.FormatPath(path)}
 	}
-	out.directives = append(out.directives, suppress.Annotations(file, obj, ref, func(path []any) (int, int) {
-		p := at(path)
-		return p.Line, p.Column
-	})...)
+	out.directives = append(out.directives, suppress.Annotations(o.origin.File, obj, ref, o.origin.Locate)...)
 	for _, r := range v.Findings {
 		f := at(r.Path)
 		f.Rule, f.Severity, f.Message = r.Rule, r.Severity, o.origin.FillWritten(r.Path, r.Message)
@@ -577,6 +555,13 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 		out.facts = append(out.facts, fact)
 		out.factAt = append(out.factAt, f)
 	}
+}
+
+// objectLine is the line internal errors about an object name: its kind's.
+func objectLine(o manifest.Origin) manifest.Pos {
+	p := o.Locate(nil)
+	p.Column = 0
+	return p
 }
 
 // startLine is the line an object starts on where the user wrote it.
@@ -601,27 +586,26 @@ func recoverFileInto(out *fileResult, file string) {
 
 // recoverInto, deferred, turns a panic while judging obj into an internal
 // error of that object alone: a bug, but the run goes on.
-func recoverInto(out *fileResult, file string, line int, obj manifest.Object, doing string) {
+func recoverInto(out *fileResult, at manifest.Pos, obj manifest.Object, doing string) {
 	if p := recover(); p != nil {
-		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: internal error %s %s %q: %v", file, line, doing, obj.Kind, obj.Name, p))
+		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s: internal error %s %s %q: %v", at, doing, obj.Kind, obj.Name, p))
 	}
 }
 
-func (out *fileResult) objectError(file string, line int, obj manifest.Object, err error) {
-	out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: %s %q: %w", file, line, obj.Kind, obj.Name, err))
+func (out *fileResult) objectError(at manifest.Pos, obj manifest.Object, err error) {
+	out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s: %s %q: %w", at, obj.Kind, obj.Name, err))
 }
 
 // placeObject records where one workload can go on the inventory.
 func placeObject(o objectAt, j judgement, out *fileResult) {
-	obj, file := o.obj, o.origin.File
-	pos := o.origin.Locate(nil)
-	defer recoverInto(out, file, pos.Line, obj, "placing")
+	obj, line := o.obj, objectLine(o.origin)
+	defer recoverInto(out, line, obj, "placing")
 	if j.panic != nil {
 		panic(j.panic) // reported as any panic here is
 	}
 	p := j.placement
 	if j.err != nil {
-		out.objectError(file, pos.Line, obj, j.err)
+		out.objectError(line, obj, j.err)
 		return
 	}
 	if !p.Workload {
@@ -629,7 +613,7 @@ func placeObject(o objectAt, j judgement, out *fileResult) {
 	}
 	out.workloads++
 	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
-	out.placements = append(out.placements, Placement{Object: ref, File: file, Line: pos.Line, Placement: p})
+	out.placements = append(out.placements, Placement{Object: ref, File: line.File, Line: line.Line, Placement: p})
 }
 
 // crossFindings runs the cross-object rules over the facts of the run; each

@@ -252,10 +252,7 @@ metadata:
 	f := manifest.Parse("f.yaml", []byte(src))
 	objs, _ := manifest.Objects(f.Docs[0])
 	ref := finding.Object{Kind: "Pod", Name: "p"}
-	got := Annotations("f.yaml", objs[0], ref, func(path []any) (int, int) {
-		p := manifest.Locate(objs[0].Node, path)
-		return p.Line, p.Column
-	})
+	got := Annotations("f.yaml", objs[0], ref, manifest.Origin{File: "f.yaml", Node: objs[0].Node}.Locate)
 	if len(got) != 2 {
 		t.Fatalf("got %+v", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"text/tabwriter"
 	"time"
 )
@@ -45,6 +46,9 @@ func report(c config, results []result) {
 		lintTargets(c, results[0], results[1])
 	} else {
 		fmt.Printf("\n(%d runs each)\n", c.runs)
+	}
+	if c.bigfile() {
+		bigfileTargets(results[slices.IndexFunc(results, func(r result) bool { return r.name == "bigfile" })])
 	}
 	if c.placement() {
 		placementTargets(results[len(results)-3:])
