@@ -49,7 +49,7 @@ func appendTo(t *testing.T, path, text string) {
 	}
 }
 
-const testPrefix = `data.dslint.rules["gpu-priority-class"].`
+const testPrefix = `data.dslint.rules["gpu-priority-class_test"].`
 
 // hasLine reports whether out has a line matching the regular expression.
 func hasLine(out, pattern string) bool {
@@ -122,14 +122,14 @@ func TestNewRuleDefaultDir(t *testing.T) {
 func TestTestFailingTest(t *testing.T) {
 	dir := newRule(t)
 	test := filepath.Join(dir, newRuleID+"_test.rego")
-	edit(t, test, "count(r) == 1", "count(r) == 2")
+	edit(t, test, `"priorityClassName"],`, `"priorityClass"],`)
 	code, out, errOut := run(t, "", "test", dir)
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
 	}
 	for _, want := range []string{
 		`FAIL ` + regexp.QuoteMeta(testPrefix) + `test_reports_a_workload_without_priority_class \(\S+ms\) at ` + regexp.QuoteMeta(test) + `:\d+`,
-		`    ` + regexp.QuoteMeta(test) + `:\d+: failed: count\(r\) == 2`,
+		`    ` + regexp.QuoteMeta(test) + `:\d+: failed: rule\.report == .*`,
 		`PASS ` + regexp.QuoteMeta(testPrefix) + `test_accepts_a_workload_with_priority_class .*`,
 		`3 passed, 1 failed, 0 errors`,
 	} {
@@ -231,7 +231,7 @@ func TestTestRun(t *testing.T) {
 		t.Errorf("--run selected the wrong tests:\n%s", out)
 	}
 	// The regular expression is matched against the whole name.
-	if code, out, _ := run(t, "", "test", "--run", `^data\.dslint\.rules\["gpu-priority-class"\]\.test_reports`, dir); code != ExitOK || !strings.Contains(out, "1 passed") {
+	if code, out, _ := run(t, "", "test", "--run", `^data\.dslint\.rules\["gpu-priority-class_test"\]\.test_reports`, dir); code != ExitOK || !strings.Contains(out, "1 passed") {
 		t.Errorf("--run on the full name: exit %d\n%s", code, out)
 	}
 	if code, _, errOut := run(t, "", "test", "--run", "nothing-matches", dir); code != ExitUsage || !strings.Contains(errOut, `no test or fixture matches --run "nothing-matches"`) {
@@ -277,7 +277,7 @@ _never_called(x) := y if {
 
 func TestTestJSON(t *testing.T) {
 	dir := newRule(t)
-	edit(t, filepath.Join(dir, newRuleID+"_test.rego"), "count(r) == 1", "count(r) == 2")
+	edit(t, filepath.Join(dir, newRuleID+"_test.rego"), `"priorityClassName"],`, `"priorityClass"],`)
 	code, out, errOut := run(t, "", "test", "--format", "json", "--coverage", dir)
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
@@ -307,7 +307,7 @@ func TestTestJSON(t *testing.T) {
 	}
 	first := doc.Results[0]
 	if first.Kind != "test" || first.Name != testPrefix+"test_reports_a_workload_without_priority_class" || first.Result != "fail" ||
-		first.File != filepath.Join(dir, newRuleID+"_test.rego") || first.Line == 0 || first.DurationNS <= 0 || !strings.Contains(first.Message, "failed: count(r) == 2") {
+		first.File != filepath.Join(dir, newRuleID+"_test.rego") || first.Line == 0 || first.DurationNS <= 0 || !strings.Contains(first.Message, `failed: rule.report == {{`) {
 		t.Errorf("first result: %+v", first)
 	}
 	if last := doc.Results[3]; last.Kind != "fixture" || last.Result != "pass" || !strings.HasSuffix(last.Name, "/pass_example.yaml") {
