@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -185,23 +184,6 @@ func (c *Compiled) NewRun(ctx context.Context, settings RunSettings) (*Run, erro
 		}
 	}
 	return run, nil
-}
-
-// compile compiles the modules once; every query of the engine is prepared
-// on the same compiler.
-func compile(modules, policies []*ast.Module) (*ast.Compiler, error) {
-	byName := make(map[string]*ast.Module, len(modules))
-	for _, m := range modules {
-		byName[m.Package.Location.File] = m
-	}
-	c := ast.NewCompiler().WithDefaultRegoVersion(ast.RegoV1).WithCapabilities(Sandbox())
-	if c.Compile(byName); c.Failed() {
-		if len(policies) > 0 {
-			return nil, astErrors(c.Errors)
-		}
-		return nil, fmt.Errorf("compile rules: %w", c.Errors)
-	}
-	return c, nil
 }
 
 func prepare(ctx context.Context, query string, compiler *ast.Compiler, store storage.Store) (rego.PreparedEvalQuery, error) {
@@ -392,29 +374,4 @@ func decodePath(x any) ([]any, error) {
 		}
 	}
 	return path, nil
-}
-
-// ParseModules parses the *.rego files of fsys with their annotations; with
-// tests set, *_test.rego files are included.
-func ParseModules(fsys fs.FS, tests bool) ([]*ast.Module, error) {
-	var modules []*ast.Module
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(p) != ".rego" {
-			return err
-		}
-		if strings.HasSuffix(p, "_test.rego") && !tests {
-			return nil
-		}
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		m, err := ast.ParseModuleWithOpts(p, string(src), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
-		if err != nil {
-			return err
-		}
-		modules = append(modules, m)
-		return nil
-	})
-	return modules, err
 }
