@@ -13,9 +13,6 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-
-	"github.com/dslint/dslint"
-	"github.com/dslint/dslint/internal/engine"
 )
 
 // Exit codes (SPEC §2).
@@ -141,15 +138,6 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 		return usagef("%s: %v (see dslint %s --help)", fs.Name(), err, fs.Name())
 	}
 	return nil
-}
-
-// loadRules compiles the built-in rules.
-func loadRules() (*engine.Compiled, error) {
-	rules, err := engine.Compile(dslint.Policies, nil, engine.RuleConfig{})
-	if err != nil {
-		return nil, fmt.Errorf("load rules: %w", err)
-	}
-	return rules, nil
 }
 
 func runVersion(e *env, args []string) (int, error) {

@@ -275,12 +275,12 @@ func TestBuiltinRuleIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := loadRules()
+	rules, err := ruleCatalogue(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var want []string
-	for _, r := range rules.Rules() {
+	for _, r := range rules {
 		want = append(want, r.ID)
 	}
 	slices.Sort(ids)

@@ -33,11 +33,11 @@ func TestReadmeRuleTableUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := loadRules()
+	rules, err := ruleCatalogue(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := report.ReplaceRuleTable(readme, report.CatalogueTable(rules.Rules(), "docs/rules.md"))
+	want, err := report.ReplaceRuleTable(readme, report.CatalogueTable(rules, "docs/rules.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

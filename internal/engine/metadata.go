@@ -2,7 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"io/fs"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -58,6 +60,19 @@ func RulesOf(modules []*ast.Module) ([]finding.Rule, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// RulesIn reads the metadata of the rules of fsys, sorted by id, without
+// compiling them: listing or explaining the rules needs no more, and
+// compiling is most of the time dslint takes to start.
+func RulesIn(fsys fs.FS) ([]finding.Rule, error) {
+	modules, err := ParseModules(fsys, false)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := RulesOf(modules)
+	slices.SortFunc(rules, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })
+	return rules, err
 }
 
 func packageAnnotations(m *ast.Module) *ast.Annotations {
