@@ -15,8 +15,8 @@ const (
 	targetObjects = 10000
 	targetCPUs    = 2
 	maxRatio      = 1.5 // lint wall / parse-only wall
-	maxWall       = 2 * time.Second
-	maxPeakMiB    = 350.0
+	maxWall       = 1500 * time.Millisecond
+	maxPeakMiB    = 200.0
 
 	placementWorkloads  = 2000
 	placementNodes      = 5000
