@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"maps"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -154,5 +155,25 @@ func BenchmarkCompile(b *testing.B) {
 		if _, err := Compile(dslint.Policies, nil, RuleConfig{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPauseGCRestoresOnceAllResume: overlapping pauses (parses running at
+// once) restore the GC percent when the last one resumes, not before.
+func TestPauseGCRestoresOnceAllResume(t *testing.T) {
+	percent := func() int { // the current GC percent, left as it is
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(123))
+	first, second := pauseGC(), pauseGC()
+	first()
+	if p := percent(); p != -1 {
+		t.Errorf("GC percent %d with one parse still running, want -1 (off)", p)
+	}
+	second()
+	if p := percent(); p != 123 {
+		t.Errorf("GC percent %d once every parse is done, want 123", p)
 	}
 }
