@@ -108,11 +108,11 @@ _control_plane := "node-role.kubernetes.io/control-plane"
 
 # t.key is tol.field(t, "key") whenever it can equal the master key.
 report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg) if {
+	settings.kubernetes_minor >= 25
+	not _openshift_payload
 	some pod in k8s.pods
 	some i, t in pod.valid_tolerations
 	t.key == _master
-	settings.kubernetes_minor >= 25
-	not _openshift_payload
 	not tol.tolerated(pod.tolerations, tol.control_plane_taint)
 	not tol.tolerated(pod.tolerations, _twin(t))
 	msg := sprintf("toleration of the deprecated taint %q has no counterpart for %q: kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes %q instead, so this toleration no longer lets pods onto them; add {key: %s, operator: %s%s} next to it", [
@@ -124,6 +124,44 @@ report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg) i
 		_effect_suffix(t),
 	])
 }
+
+# --- node selection -------------------------------------------------------------
+
+report contains result.fail(k8s.pod_path(pod, ["nodeSelector", _master]), msg) if {
+	settings.kubernetes_minor >= 24
+	not _openshift_payload
+	some pod in k8s.pods
+	_ = pod.spec.nodeSelector[_master]
+	msg := sprintf("nodeSelector on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters no node matches and the pods stay Pending; select %q instead", [_master, _control_plane])
+}
+
+report contains result.fail(k8s.pod_path(pod, array.concat(_required, [i, "matchExpressions", j, "key"])), msg) if {
+	settings.kubernetes_minor >= 24
+	not _openshift_payload
+	some pod in k8s.pods
+	terms := pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
+	is_array(terms)
+	some i, term in terms
+	some j, expr in nodes.expressions(term)
+	expr.key == _master
+	not _mentions_control_plane(terms)
+	msg := sprintf("required node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): %s; use %q, or add a term for it", [_master, _required_effect(expr), _control_plane])
+}
+
+report contains result.fail(k8s.pod_path(pod, array.concat(_preferred, [i, "preference", "matchExpressions", j, "key"])), msg) if {
+	settings.kubernetes_minor >= 24
+	not _openshift_payload
+	some pod in k8s.pods
+	prefs := pod.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	is_array(prefs)
+	some i, w in prefs
+	some j, expr in nodes.expressions(w.preference)
+	expr.key == _master
+	not _mentions_control_plane(_preferences(prefs))
+	msg := sprintf("preferred node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters the preference has no effect; use %q, or add a term for it", [_master, _control_plane])
+}
+
+# --- helpers --------------------------------------------------------------------
 
 # _twin(t) is the control-plane taint that t's master taint became: same
 # effect (NoSchedule when t has none) and, for an Equal toleration, same value.
@@ -146,42 +184,6 @@ _operator(t) := sprintf("Equal, value: %q", [tol.field(t, "value")]) if {
 _effect_suffix(t) := sprintf(", effect: %s", [tol.field(t, "effect")]) if tol.field(t, "effect") != ""
 
 _effect_suffix(t) := "" if tol.field(t, "effect") == ""
-
-# --- node selection -------------------------------------------------------------
-
-report contains result.fail(k8s.pod_path(pod, ["nodeSelector", _master]), msg) if {
-	some pod in k8s.pods
-	_ = pod.spec.nodeSelector[_master]
-	settings.kubernetes_minor >= 24
-	not _openshift_payload
-	msg := sprintf("nodeSelector on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters no node matches and the pods stay Pending; select %q instead", [_master, _control_plane])
-}
-
-report contains result.fail(k8s.pod_path(pod, array.concat(_required, [i, "matchExpressions", j, "key"])), msg) if {
-	some pod in k8s.pods
-	terms := pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
-	is_array(terms)
-	some i, term in terms
-	some j, expr in nodes.expressions(term)
-	expr.key == _master
-	settings.kubernetes_minor >= 24
-	not _openshift_payload
-	not _mentions_control_plane(terms)
-	msg := sprintf("required node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): %s; use %q, or add a term for it", [_master, _required_effect(expr), _control_plane])
-}
-
-report contains result.fail(k8s.pod_path(pod, array.concat(_preferred, [i, "preference", "matchExpressions", j, "key"])), msg) if {
-	some pod in k8s.pods
-	prefs := pod.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
-	is_array(prefs)
-	some i, w in prefs
-	some j, expr in nodes.expressions(w.preference)
-	expr.key == _master
-	settings.kubernetes_minor >= 24
-	not _openshift_payload
-	not _mentions_control_plane(_preferences(prefs))
-	msg := sprintf("preferred node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters the preference has no effect; use %q, or add a term for it", [_master, _control_plane])
-}
 
 _required := ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"]
 

@@ -87,8 +87,8 @@ report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "tolerationSeco
 	pod.daemonset
 	some i, t in pod.valid_tolerations
 	is_number(t.tolerationSeconds)
-	condition := _conditions[t.key]
 	tol.daemonset_replacement(pod.spec, t) # the controller puts its own in place of t
+	condition := _conditions[t.key]
 	msg := sprintf("tolerationSeconds %v is ignored: the DaemonSet controller replaces this toleration with its own {key: %s, operator: Exists, effect: NoExecute}, which has no tolerationSeconds, %s", [
 		t.tolerationSeconds,
 		t.key,

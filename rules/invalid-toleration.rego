@@ -115,10 +115,10 @@ _problems contains result.fail(_field(at, "operator"), msg) if {
 }
 
 _problems contains result.fail(_field(at, "operator"), msg) if {
+	not settings.comparison_operators
 	some at, t in _typed
 	op := tol.field(t, "operator")
 	op in {"Lt", "Gt"}
-	not settings.comparison_operators
 	msg := sprintf("toleration operator %q needs the TaintTolerationComparisonOperators feature gate (alpha, off by default): the API server rejects it and it matches no taint", [op])
 }
 
@@ -155,10 +155,10 @@ _problems contains result.fail(_field(at, "value"), msg) if {
 }
 
 _problems contains result.fail(_field(at, "value"), msg) if {
+	settings.comparison_operators
 	some at, t in _typed
 	op := tol.field(t, "operator")
 	op in {"Lt", "Gt"}
-	settings.comparison_operators
 	value := tol.field(t, "value")
 	not labels.canonical_int(value)
 	msg := sprintf("toleration value %q must be a decimal integer in canonical form (no leading zeros or \"+\", within int64) for operator %q", [value, op])

@@ -25,8 +25,10 @@ _findings(tol) := r if {
 	r := rule.report with input as _pod([tol])
 }
 
+# _findings_gate_on(tol) is _findings(tol) with the comparison operators
+# gate on.
 _findings_gate_on(tol) := r if {
-	r := rule.report with input as _pod([tol]) with data.dslint.config as _gate_on
+	r := _findings(tol) with data.dslint.config as _gate_on
 }
 
 # _p(field) is the path of a field of the Pod's first toleration.

@@ -78,8 +78,8 @@ report contains result.fail(k8s.pod_path(pod, ["tolerations", i]), msg) if {
 	some pod in k8s.pods
 	pod.daemonset
 	some i, t in pod.valid_tolerations
-	auto := tol.daemonset_replacement(pod.spec, t)
 	not _eviction_timeout(t)
+	auto := tol.daemonset_replacement(pod.spec, t)
 	msg := sprintf("toleration {key: %s, operator: Exists, effect: %s} is redundant: the DaemonSet controller adds this exact toleration to %s (and replaces this one with it); remove it", [
 		auto.key,
 		auto.effect,
