@@ -83,7 +83,7 @@ test_pods_of_builtin_kinds if {
 	pod.tolerations == []
 	pod.valid_tolerations == {}
 	pod.replicas == 3
-	pod.where == ""
+	k8s.where(pod) == "" with input as _obj("apps/v1", "Deployment", {"spec": {"replicas": 3, "template": {"spec": _c}}})
 	not pod.daemonset
 	[ds] := k8s.pods with input as _obj("apps/v1", "DaemonSet", _template(_c))
 	ds.daemonset
@@ -121,7 +121,7 @@ test_pods_of_custom_resources if {
 		["spec", "workerGroupSpecs", 1, "template", "spec"],
 	]
 	[p.replicas | some p in ray_pods] == [null, 2, 4]
-	[p.where | some p in ray_pods] == ["spec.headGroupSpec.template.spec", "spec.workerGroupSpecs[0].template.spec", "spec.workerGroupSpecs[1].template.spec"]
+	[k8s.where(p) | some p in ray_pods] with input as _obj("ray.io/v1", "RayCluster", ray) == ["spec.headGroupSpec.template.spec", "spec.workerGroupSpecs[0].template.spec", "spec.workerGroupSpecs[1].template.spec"]
 	ray_pods[2].valid_tolerations == {0: _tols[0]}
 
 	job := {"spec": {"pytorchReplicaSpecs": {
