@@ -56,26 +56,38 @@ label_problems(key, value) := {sprintf("label key %q: %s", [key, msg]) |
 # {"path" (inside the list), "message"}.
 taint_problems(taints) := {{"path": [], "message": "spec.taints must be a list of taints"}} if {
 	not is_array(taints)
-} else := ((({p |
+} else := {p |
 	some i, t in taints
+	some p in _taint_problems(i, t)
+} | _duplicate_taints(taints)
+
+# _taint_problems(i, t) are the problems of taint i taken alone.
+_taint_problems(i, t) := {{"path": [i], "message": sprintf("taint %d must be a mapping with key, value and effect", [i])}} if {
 	not is_object(t)
-	p := {"path": [i], "message": sprintf("taint %d must be a mapping with key, value and effect", [i])}
-} | {p |
-	some i, t in taints
+}
+
+_taint_problems(i, t) := (_taint_key_problems(i, t) | _taint_value_problems(i, t)) | _taint_effect_problems(i, t) if {
 	is_object(t)
-	msg := labels.key_problem(object.get(t, "key", ""))
-	p := {"path": [i, "key"], "message": sprintf("taint key %q: %s", [object.get(t, "key", ""), msg])}
-}) | {p |
-	some i, t in taints
+}
+
+_taint_key_problems(i, t) := {{"path": [i, "key"], "message": sprintf("taint key %q: %s", [key, msg])} |
+	key := object.get(t, "key", "")
+	msg := labels.key_problem(key)
+}
+
+_taint_value_problems(i, t) := {{"path": [i, "value"], "message": sprintf("taint value %v: %s", [t.value, msg])} |
 	t.value != null
 	msg := labels.value_problem(t.value)
-	p := {"path": [i, "value"], "message": sprintf("taint value %v: %s", [t.value, msg])}
-}) | {p |
-	some i, t in taints
-	is_object(t)
-	not object.get(t, "effect", "") in {"NoSchedule", "PreferNoSchedule", "NoExecute"}
-	p := {"path": [i, "effect"], "message": sprintf("taint effect %v: must be NoSchedule, PreferNoSchedule or NoExecute", [_quote(object.get(t, "effect", ""))])}
-}) | {p |
+}
+
+_taint_effect_problems(i, t) := {{"path": [i, "effect"], "message": sprintf("taint effect %v: must be NoSchedule, PreferNoSchedule or NoExecute", [_quote(effect)])} |
+	effect := object.get(t, "effect", "")
+	not effect in {"NoSchedule", "PreferNoSchedule", "NoExecute"}
+}
+
+# _duplicate_taints(taints) are the problems of the taints that repeat the
+# key and effect of an earlier one.
+_duplicate_taints(taints) := {p |
 	some i, a in taints
 	some j, b in taints
 	i < j

@@ -15,7 +15,7 @@ group := split(input.apiVersion, "/")[0] if contains(input.apiVersion, "/")
 # templates maps an API group and kind to where objects of that kind keep
 # their pod templates: each entry's "pod" is the path from the object to a
 # pod spec, and "replicas" (where there is one) the path to how many pods
-# it makes. A "*" in a path stands for every item of a list or every value
+# it makes; "runs" and "unless" narrow it down (_excluded, _runs_pods). A "*" in a path stands for every item of a list or every value
 # of a mapping (the worker groups of a RayCluster, the replica specs of a
 # PyTorchJob). A kind name served from another group is another kind: a
 # custom resource named Deployment is no workload. Adding a kind, or a
@@ -25,17 +25,17 @@ templates := {
 	"": {
 		"Pod": [{"pod": ["spec"]}],
 		"PodTemplate": [{"pod": ["template", "spec"]}],
-		"ReplicationController": [_controller],
+		"ReplicationController": [{"pod": ["spec", "template", "spec"], "replicas": ["spec", "replicas"]}],
 	},
 	"apps": {
-		"Deployment": [_controller],
-		"ReplicaSet": [_controller],
+		"Deployment": [{"pod": ["spec", "template", "spec"], "replicas": ["spec", "replicas"]}],
+		"ReplicaSet": [{"pod": ["spec", "template", "spec"], "replicas": ["spec", "replicas"]}],
 		"DaemonSet": [{"pod": ["spec", "template", "spec"]}],
-		"StatefulSet": [_controller],
+		"StatefulSet": [{"pod": ["spec", "template", "spec"], "replicas": ["spec", "replicas"]}],
 	},
 	"extensions": {
-		"Deployment": [_controller],
-		"ReplicaSet": [_controller],
+		"Deployment": [{"pod": ["spec", "template", "spec"], "replicas": ["spec", "replicas"]}],
+		"ReplicaSet": [{"pod": ["spec", "template", "spec"], "replicas": ["spec", "replicas"]}],
 		"DaemonSet": [{"pod": ["spec", "template", "spec"]}],
 	},
 	"batch": {
@@ -55,30 +55,41 @@ templates := {
 	# KubeRay: a Ray cluster's head and worker groups, on their own or in a
 	# RayJob or RayService.
 	"ray.io": {
-		"RayCluster": _ray_cluster(["spec"]),
-		"RayJob": _ray_cluster(["spec", "rayClusterSpec"]),
-		"RayService": _ray_cluster(["spec", "rayClusterConfig"]),
+		"RayCluster": [
+			{"pod": ["spec", "headGroupSpec", "template", "spec"]},
+			{"pod": ["spec", "workerGroupSpecs", "*", "template", "spec"], "replicas": ["spec", "workerGroupSpecs", "*", "replicas"]},
+		],
+		"RayJob": [
+			{"pod": ["spec", "rayClusterSpec", "headGroupSpec", "template", "spec"]},
+			{"pod": ["spec", "rayClusterSpec", "workerGroupSpecs", "*", "template", "spec"], "replicas": ["spec", "rayClusterSpec", "workerGroupSpecs", "*", "replicas"]},
+		],
+		"RayService": [
+			{"pod": ["spec", "rayClusterConfig", "headGroupSpec", "template", "spec"]},
+			{"pod": ["spec", "rayClusterConfig", "workerGroupSpecs", "*", "template", "spec"], "replicas": ["spec", "rayClusterConfig", "workerGroupSpecs", "*", "replicas"]},
+		],
 	},
 	# Kubeflow training jobs: a pod template per replica type (Master,
 	# Worker, PS, Launcher, ...).
 	"kubeflow.org": {
-		"PyTorchJob": [_replica_specs("pytorchReplicaSpecs")],
-		"TFJob": [_replica_specs("tfReplicaSpecs")],
-		"MPIJob": [_replica_specs("mpiReplicaSpecs")],
-		"XGBoostJob": [_replica_specs("xgbReplicaSpecs")],
-		"PaddleJob": [_replica_specs("paddleReplicaSpecs")],
-		"JAXJob": [_replica_specs("jaxReplicaSpecs")],
-		"MXJob": [_replica_specs("mxReplicaSpecs")],
+		"PyTorchJob": [{"pod": ["spec", "pytorchReplicaSpecs", "*", "template", "spec"], "replicas": ["spec", "pytorchReplicaSpecs", "*", "replicas"]}],
+		"TFJob": [{"pod": ["spec", "tfReplicaSpecs", "*", "template", "spec"], "replicas": ["spec", "tfReplicaSpecs", "*", "replicas"]}],
+		"MPIJob": [{"pod": ["spec", "mpiReplicaSpecs", "*", "template", "spec"], "replicas": ["spec", "mpiReplicaSpecs", "*", "replicas"]}],
+		"XGBoostJob": [{"pod": ["spec", "xgbReplicaSpecs", "*", "template", "spec"], "replicas": ["spec", "xgbReplicaSpecs", "*", "replicas"]}],
+		"PaddleJob": [{"pod": ["spec", "paddleReplicaSpecs", "*", "template", "spec"], "replicas": ["spec", "paddleReplicaSpecs", "*", "replicas"]}],
+		"JAXJob": [{"pod": ["spec", "jaxReplicaSpecs", "*", "template", "spec"], "replicas": ["spec", "jaxReplicaSpecs", "*", "replicas"]}],
+		"MXJob": [{"pod": ["spec", "mxReplicaSpecs", "*", "template", "spec"], "replicas": ["spec", "mxReplicaSpecs", "*", "replicas"]}],
 	},
 	# Volcano batch jobs: one pod template per task.
 	"batch.volcano.sh": {"Job": [{"pod": ["spec", "tasks", "*", "template", "spec"], "replicas": ["spec", "tasks", "*", "replicas"]}]},
-	# Argo Workflows: each template of a workflow runs its own pods, with
-	# scheduling fields (nodeSelector, tolerations, affinity) of a pod spec.
+	# Argo Workflows: each template that runs a container is a pod, with
+	# the scheduling fields of a pod spec (nodeSelector, tolerations,
+	# affinity). Argo merges the workflow's own scheduling fields into every
+	# pod, which a template's path cannot show: such workflows are left out.
 	"argoproj.io": {
-		"Workflow": [{"pod": ["spec", "templates", "*"]}],
-		"WorkflowTemplate": [{"pod": ["spec", "templates", "*"]}],
-		"ClusterWorkflowTemplate": [{"pod": ["spec", "templates", "*"]}],
-		"CronWorkflow": [{"pod": ["spec", "workflowSpec", "templates", "*"]}],
+		"Workflow": [{"pod": ["spec", "templates", "*"], "runs": ["container", "script", "containerSet", "resource", "data"], "unless": [["spec", "nodeSelector"], ["spec", "tolerations"], ["spec", "affinity"]]}],
+		"WorkflowTemplate": [{"pod": ["spec", "templates", "*"], "runs": ["container", "script", "containerSet", "resource", "data"], "unless": [["spec", "nodeSelector"], ["spec", "tolerations"], ["spec", "affinity"]]}],
+		"ClusterWorkflowTemplate": [{"pod": ["spec", "templates", "*"], "runs": ["container", "script", "containerSet", "resource", "data"], "unless": [["spec", "nodeSelector"], ["spec", "tolerations"], ["spec", "affinity"]]}],
+		"CronWorkflow": [{"pod": ["spec", "workflowSpec", "templates", "*"], "runs": ["container", "script", "containerSet", "resource", "data"], "unless": [["spec", "workflowSpec", "nodeSelector"], ["spec", "workflowSpec", "tolerations"], ["spec", "workflowSpec", "affinity"]]}],
 	},
 	# Knative Serving: a revision template.
 	"serving.knative.dev": {"Service": [{"pod": ["spec", "template", "spec"]}]},
@@ -90,37 +101,44 @@ templates := {
 	]},
 }
 
-_controller := {"pod": ["spec", "template", "spec"], "replicas": ["spec", "replicas"]}
-
-_ray_cluster(at) := [
-	{"pod": array.concat(at, ["headGroupSpec", "template", "spec"])},
-	{
-		"pod": array.concat(at, ["workerGroupSpecs", "*", "template", "spec"]),
-		"replicas": array.concat(at, ["workerGroupSpecs", "*", "replicas"]),
-	},
-]
-
-_replica_specs(field) := {
-	"pod": ["spec", field, "*", "template", "spec"],
-	"replicas": ["spec", field, "*", "replicas"],
-}
-
 # builtin is true for the kinds Kubernetes itself serves, whose pod specs
 # the API server validates in full.
 builtin if group in {"", "apps", "extensions", "batch"}
 
+# _entries are the table's entries for the kind of input.
+_entries := templates[group][input.kind]
+
 # _places are the object's pod templates as [path to the pod spec, path to
 # its replicas or null], wildcards resolved against input.
 _places contains [entry.pod, object.get(entry, "replicas", null)] if {
-	some entry in templates[group][input.kind]
+	some entry in _entries
 	not "*" in entry.pod
+	not _excluded(entry)
 }
 
-_places contains [_fill(entry.pod, i, k), _fill(object.get(entry, "replicas", null), i, k)] if {
-	some entry in templates[group][input.kind]
+_places contains [path, _fill(object.get(entry, "replicas", null), i, k)] if {
+	some entry in _entries
+	"*" in entry.pod
+	not _excluded(entry)
 	some i, step in entry.pod
 	step == "*"
 	some k, _ in object.get(input, array.slice(entry.pod, 0, i), null)
+	path := _fill(entry.pod, i, k)
+	_runs_pods(entry, object.get(input, path, null))
+}
+
+# An entry with "unless" paths is left out of an object that has any of
+# them; one with "runs" keys holds pods only where one of those is set.
+_excluded(entry) if {
+	some path in object.get(entry, "unless", [])
+	object.get(input, path, null) != null
+}
+
+_runs_pods(entry, _) if not entry.runs
+
+_runs_pods(entry, template) if {
+	some key in entry.runs
+	object.get(template, key, null) != null
 }
 
 # _fill puts k in the place of the "*" at index i of path.
@@ -142,32 +160,30 @@ _fill(path, i, k) := array.concat(array.concat(array.slice(path, 0, i), [k]), ar
 #   daemonset          true when its pods go to every node they may (a
 #                      DaemonSet)
 #   replicas           the number of pods as written, or null
-#   where              the path to the pod spec in words, for messages of
-#                      kinds with several pods ("" for one:
-#                      "spec.workerGroupSpecs[0]" in a RayCluster)
 # Fragments (is_fragment) have no pods.
-pods := [_pod(path, replicas) |
+pods := [pod |
 	some [path, replicas] in _places
 	not is_fragment
-]
-
-_pod(path, replicas) := {
-	"path": path,
-	"spec": spec,
-	"tolerations": ts,
-	"valid_tolerations": _valid_tolerations(ts),
-	"daemonset": _daemon_kind,
-	"replicas": object.get(input, replicas, null),
-	"where": _where(path),
-} if {
 	spec := object.get(input, path, null)
 	is_object(spec)
 	ts := _list(object.get(spec, "tolerations", []))
-}
+	pod := {
+		"path": path,
+		"spec": spec,
+		"tolerations": ts,
+		"valid_tolerations": _valid_tolerations(ts),
+		"daemonset": input.kind == "DaemonSet", # only apps and extensions serve one
+		"replicas": object.get(input, replicas, null),
+	}
+]
 
-_where(_) := "" if _single_template
+# where is the path to pod's spec in words, for messages about kinds with
+# several pod templates ("spec.workerGroupSpecs[0].template.spec" in a
+# RayCluster), and "" for the kinds with one. Messages are few, so it is
+# worked out only for them.
+where(_) := "" if _single_template
 
-_where(path) := concat("", [step_text | some i, step in path; step_text := _step(i, step)]) if {
+where(pod) := concat("", [_step(i, step) | some i, step in pod.path]) if {
 	not _single_template
 }
 
@@ -197,20 +213,23 @@ is_workload if count(pods) > 0
 # docs. No rule judges it; the summary counts it as skipped. Custom
 # resources are not held to this: their controllers fill in containers (a
 # KServe predictor names a model, not an image).
+is_fragment if not _has_containers(_builtin_spec)
+
 is_fragment if {
-	builtin
-	some [path, _] in _places
-	not _complete(object.get(input, path, null))
+	some c in _list(_builtin_spec.containers)
+	not _has_image(c)
 }
 
-_complete(spec) if {
-	_has_containers(spec)
-	every c in spec.containers {
-		_has_image(c)
-	}
-	every c in _list(object.get(spec, "initContainers", [])) {
-		_has_image(c)
-	}
+is_fragment if {
+	some c in _list(_builtin_spec.initContainers)
+	not _has_image(c)
+}
+
+# _builtin_spec is the pod spec of a built-in workload kind as written
+# (null when absent, whatever it is when it is no mapping).
+_builtin_spec := object.get(input, path, null) if {
+	builtin
+	some [path, _] in _places
 }
 
 _has_containers(spec) if {
@@ -229,24 +248,22 @@ _list(x) := [] if not is_array(x)
 
 # is_daemonset is true for a DaemonSet that is no fragment.
 is_daemonset if {
-	_daemon_kind
+	input.kind == "DaemonSet"
 	is_workload
 }
 
-default _daemon_kind := false
-
-_daemon_kind if {
-	input.kind == "DaemonSet"
-	group in {"apps", "extensions"}
-}
-
 # _valid_tolerations are the tolerations of the list ts that the API server
-# accepts, by index.
+# accepts, by index. Most pods have none.
+_valid_tolerations([]) := {}
+
 _valid_tolerations(ts) := {i: t | some i, t in ts} if {
+	ts != []
 	tolerations_plainly_valid(ts)
 } else := {i: t |
 	some i, t in ts
 	tol.valid(t)
+} if {
+	ts != []
 }
 
 # tolerations_plainly_valid is true when one pattern over the JSON text of
@@ -287,12 +304,12 @@ _named if is_string(input.metadata.name)
 # kind_label is the kind in lowercase, for messages ("daemonset", "pod").
 kind_label := lower(input.kind)
 
-# workload_label(pod) names the workload of one of its pods, for messages:
-# `deployment "web"`, and for a kind with several pod templates which one:
+# workload_label names the workload of a pod for messages, and which of its
+# pod templates when it has several: `deployment "web"`,
 # `raycluster "ray" (spec.workerGroupSpecs[1].template.spec)`.
-workload_label(pod) := sprintf("%s %q", [kind_label, name]) if pod.where == ""
+workload_label(pod) := sprintf("%s %q", [kind_label, name]) if where(pod) == ""
 
-workload_label(pod) := sprintf("%s %q (%s)", [kind_label, name, pod.where]) if pod.where != ""
+workload_label(pod) := sprintf("%s %q (%s)", [kind_label, name, where(pod)]) if where(pod) != ""
 
 # host_paths are the paths of the hostPath volumes of a pod spec.
 host_paths(spec) := {path |

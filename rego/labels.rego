@@ -37,7 +37,7 @@ _qualified_problem(parts) := _name_problem(parts[1]) if {
 	not _prefix_problem(parts[0])
 }
 
-_name_problem(n) := "name part must be non-empty" if n == ""
+_name_problem("") := "name part must be non-empty"
 
 _name_problem(n) := "name part must be no more than 63 characters" if count(n) > 63
 
@@ -47,7 +47,7 @@ _name_problem(n) := "name part must consist of alphanumeric characters, '-', '_'
 	not regex.match(_name_re, n)
 }
 
-_prefix_problem(p) := "prefix part must be non-empty" if p == ""
+_prefix_problem("") := "prefix part must be non-empty"
 
 _prefix_problem(p) := "prefix part must be no more than 253 characters" if count(p) > 253
 

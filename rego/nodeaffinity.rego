@@ -137,7 +137,7 @@ field_requirement_matches(req, node_name) if {
 	_array(req, "values")[0] != _node_field(_string(req, "key"), node_name)
 }
 
-_node_field(key, node_name) := node_name if key == "metadata.name"
+_node_field("metadata.name", node_name) := node_name
 
 _node_field(key, _) := "" if key != "metadata.name"
 
@@ -152,10 +152,10 @@ term_matches(term, node) if {
 	fields := _array(term, "matchFields")
 	count(exprs) + count(fields) > 0
 	_term_parses(exprs, fields)
+	_fields_match(fields, node)
 	every req in exprs {
 		requirement_matches(req, node_labels(node))
 	}
-	_fields_match(fields, node)
 }
 
 _term_parses(exprs, fields) if {

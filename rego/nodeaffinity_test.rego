@@ -237,6 +237,7 @@ test_node_without_a_name_skips_match_fields if {
 	node_selector_matches(_ns([{"matchFields": [_req("metadata.name", "In", ["n1"])]}]), _node("", {}))
 	node_selector_matches(_ns([{"matchFields": [_req("metadata.name", "In", ["n1"])]}]), {"metadata": {}})
 	node_selector_matches(_ns([{"matchFields": [_req("metadata.name", "In", ["n1"])]}]), {})
+
 	# but they must still parse
 	not node_selector_matches(_ns([{"matchFields": [_req("metadata.name", "Exists", [])]}]), _node("", {}))
 }

@@ -138,14 +138,14 @@ _given(pod) := input.__dslint[i] if {
 
 # keys lists where each pod of the workload in input is written
 # (k8s.pods' where) and its key: objects with equal keys place alike.
-keys := [[pod.where, pod_key(pod)] | some pod in k8s.pods] if {
+keys := [[k8s.where(pod), pod_key(pod)] | some pod in k8s.pods] if {
 	k8s.is_workload
 	has_inventory
 }
 
 # summaries lists, for each pod of the workload in input, where it is
 # written and its summary (dslint schedule).
-summaries := [{"where": pod.where, "summary": pod_summary(pod)} | some pod in k8s.pods] if {
+summaries := [{"where": k8s.where(pod), "summary": pod_summary(pod)} | some pod in k8s.pods] if {
 	k8s.is_workload
 	has_inventory
 }

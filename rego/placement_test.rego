@@ -5,26 +5,12 @@ import data.dslint.test.inventory as testinv
 import data.dslint.lib.k8s
 import data.dslint.lib.placement
 
-_node(name, labels, taints, unschedulable) := {
-	"metadata": {"name": name, "labels": labels},
-	"spec": {"taints": taints, "unschedulable": unschedulable},
-}
-
-_pool(name, labels, taints, names) := {
-	"name": name,
-	"node": _node("", labels, taints, false),
-	"nodes": [_node(n, object.union(labels, {"kubernetes.io/hostname": n}), taints, false) | some n in names],
-	"varying": ["kubernetes.io/hostname"],
-	"names": {n: j | some j, n in names},
-	"by_label": {"kubernetes.io/hostname": {n: [j] | some j, n in names}},
-}
-
 _gpu_taint := {"key": "hw", "value": "gpu", "effect": "NoSchedule"}
 
 _inventory := testinv.indexed({"per_node_keys": ["kubernetes.io/hostname"], "pools": [
-	_pool("general", {"pool": "general"}, [], ["g-1", "g-2", "g-3"]),
-	_pool("gpu", {"pool": "gpu", "gpus": "08"}, [_gpu_taint], ["gpu-1", "gpu-2"]),
-	_pool("control-plane", {"node-role.kubernetes.io/control-plane": ""}, [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}], ["cp-1"]),
+	testinv.pool("general", {"pool": "general"}, [], ["g-1", "g-2", "g-3"]),
+	testinv.pool("gpu", {"pool": "gpu", "gpus": "08"}, [_gpu_taint], ["gpu-1", "gpu-2"]),
+	testinv.pool("control-plane", {"node-role.kubernetes.io/control-plane": ""}, [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}], ["cp-1"]),
 ]})
 
 _deployment(spec) := {
@@ -109,12 +95,12 @@ test_exists_on_a_per_node_label_groups_every_value if {
 
 _zoned := testinv.indexed({"per_node_keys": ["topology.kubernetes.io/zone"], "pools": [{
 	"name": "general",
-	"node": {"metadata": {"name": "", "labels": {"pool": "general"}}, "spec": {}},
+	"node": testinv.node("", {"pool": "general"}, [], null),
 	"nodes": [
-		{"metadata": {"name": "a-1", "labels": {"pool": "general", "topology.kubernetes.io/zone": "a"}}, "spec": {}},
-		{"metadata": {"name": "b-1", "labels": {"pool": "general", "topology.kubernetes.io/zone": "b"}}, "spec": {}},
-		{"metadata": {"name": "a-2", "labels": {"pool": "general", "topology.kubernetes.io/zone": "a"}}, "spec": {}},
-		{"metadata": {"name": "x-1", "labels": {"pool": "general"}}, "spec": {}},
+		testinv.node("a-1", {"pool": "general", "topology.kubernetes.io/zone": "a"}, [], null),
+		testinv.node("b-1", {"pool": "general", "topology.kubernetes.io/zone": "b"}, [], null),
+		testinv.node("a-2", {"pool": "general", "topology.kubernetes.io/zone": "a"}, [], null),
+		testinv.node("x-1", {"pool": "general"}, [], null),
 	],
 	"varying": ["topology.kubernetes.io/zone"],
 	"names": {"a-1": 0, "b-1": 1, "a-2": 2, "x-1": 3},
@@ -138,12 +124,7 @@ test_daemonset_needs_control_plane_toleration if {
 	placement.eligible == 6 with input as w with data.dslint.inventory as _inventory
 }
 
-_cordoned := testinv.indexed({"pools": [{
-	"name": "cordoned",
-	"node": _node("", {}, [], true),
-	"nodes": [_node("c-1", {}, [], true)],
-	"varying": [],
-}]})
+_cordoned := testinv.indexed({"pools": [testinv.cordoned(testinv.pool("cordoned", {}, [], ["c-1"]))]})
 
 test_unschedulable_blocks_pods_not_daemonsets if {
 	v := placement.pod_verdicts(_pod(_deployment({}))) with input as _deployment({}) with data.dslint.inventory as _cordoned
@@ -155,12 +136,7 @@ test_unschedulable_blocks_pods_not_daemonsets if {
 	u[0].fits
 }
 
-_not_ready := testinv.indexed({"pools": [{
-	"name": "not-ready",
-	"node": _node("", {}, [{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}], false),
-	"nodes": [_node("n-1", {}, [{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}], false)],
-	"varying": [],
-}]})
+_not_ready := testinv.indexed({"pools": [testinv.pool("not-ready", {}, [{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}], ["n-1"])]})
 
 test_admission_adds_not_ready_toleration if {
 	v := placement.pod_verdicts(_pod(_deployment({}))) with input as _deployment({}) with data.dslint.inventory as _not_ready
@@ -173,7 +149,7 @@ test_admission_adds_not_ready_toleration if {
 }
 
 test_prefer_no_schedule_never_blocks if {
-	inv := testinv.indexed({"pools": [_pool("batch", {}, [{"key": "batch", "effect": "PreferNoSchedule"}], ["b-1"])]})
+	inv := testinv.indexed({"pools": [testinv.pool("batch", {}, [{"key": "batch", "effect": "PreferNoSchedule"}], ["b-1"])]})
 	v := placement.pod_verdicts(_pod(_deployment({}))) with input as _deployment({}) with data.dslint.inventory as inv
 	v[0].fits
 }
@@ -223,7 +199,7 @@ test_key_is_what_placement_reads if {
 }
 
 test_node_verdict_on_one_node if {
-	gpu := _node("gpu-1", {"pool": "gpu"}, [_gpu_taint], false)
+	gpu := testinv.node("gpu-1", {"pool": "gpu"}, [_gpu_taint], null)
 	spec := {"nodeSelector": {"pool": "gpu"}, "containers": [{"name": "c", "image": "i"}]}
 	v := placement.node_verdict(_pod(_deployment(spec)), gpu) with input as _deployment(spec)
 	v == {"reason": "taint", "detail": "untolerated taint hw=gpu:NoSchedule"}
@@ -257,9 +233,9 @@ _values := object.union(
 	_selected,
 )
 
-_selected := {"selected_pools": placement.selected_pools} if placement.selected_pools
-
-else := {}
+_selected := {"selected_pools": placement.selected_pools} if {
+	placement.selected_pools
+} else := {}
 
 # What dslint hands back is what the pod functions read: nothing is worked
 # out again.
@@ -297,7 +273,7 @@ test_each_pod_of_a_custom_resource_is_placed if {
 	]
 	keys := placement.keys with input as _ray with data.dslint.inventory as _inventory
 	[where | some [where, _] in keys] == ["spec.headGroupSpec.template.spec", "spec.workerGroupSpecs[0].template.spec"]
-	[worker] := [pod | some pod in k8s.pods with input as _ray; pod.where != "spec.headGroupSpec.template.spec"]
+	[_, worker] := k8s.pods with input as _ray
 	v := placement.pod_verdicts(worker) with input as _ray with data.dslint.inventory as _inventory
 	v[0] == {"pool": 0, "reason": "node-selector", "detail": "node selector pool=gpu: the node has pool=general"}
 	v[1] == {"pool": 1, "fits": true}

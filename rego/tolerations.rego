@@ -77,12 +77,12 @@ _numeric(taint_value, toleration_value, "Gt") if taint_value > toleration_value
 # (k8s.valid_tolerations), so one mistake makes one finding.
 valid(t) if {
 	is_object(t)
-	every name in ["key", "operator", "value", "effect"] {
-		is_string(field(t, name))
-	}
 	field(t, "effect") in {"", "NoSchedule", "PreferNoSchedule", "NoExecute"}
 	_valid_seconds(t)
 	_valid_operator(field(t, "operator"), field(t, "key"), field(t, "value"))
+	every name in ["key", "operator", "value", "effect"] {
+		is_string(field(t, name))
+	}
 }
 
 _valid_seconds(t) if object.get(t, "tolerationSeconds", null) == null

@@ -1,169 +1,171 @@
 # Toleration matching against the upstream algorithm (k8s.io/api core/v1
 # Toleration.ToleratesTaint, v1.36); the "verified" cases are the ones the
 # reference (§1.1) ran through the upstream function.
-package dslint.lib.tolerations
+package dslint.lib.tolerations_test
+
+import data.dslint.lib.tolerations
 
 # --- Lt / Gt with the gate on (verified) -----------------------------------
 
 test_gt_5_tolerates_taint_7 if {
-	tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
+	tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
 }
 
 test_lt_5_does_not_tolerate_taint_7 if {
-	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
 }
 
 test_lt_5_tolerates_taint_3 if {
-	tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "3", "effect": "NoSchedule"}, true)
+	tolerations.tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "3", "effect": "NoSchedule"}, true)
 }
 
 test_gt_5_does_not_tolerate_taint_5 if {
-	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "5", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "5", "effect": "NoSchedule"}, true)
 }
 
 test_lt_5_does_not_tolerate_taint_5 if {
-	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "5", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "5", "effect": "NoSchedule"}, true)
 }
 
 test_gt_5_does_not_tolerate_non_canonical_taint_007 if {
-	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "007", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "007", "effect": "NoSchedule"}, true)
 }
 
 test_gt_non_canonical_toleration_value_matches_nothing if {
-	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "+1"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
-	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "01"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "+1"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "01"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, true)
 }
 
 test_gt_non_numeric_taint_value_matches_nothing if {
-	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "high", "effect": "NoSchedule"}, true)
-	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "high", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "effect": "NoSchedule"}, true)
 }
 
 test_gt_negative_values if {
-	tolerates_with_gate({"key": "n", "operator": "Gt", "value": "-3"}, {"key": "n", "value": "-2", "effect": "NoSchedule"}, true)
-	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "-3"}, {"key": "n", "value": "-4", "effect": "NoSchedule"}, true)
+	tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "-3"}, {"key": "n", "value": "-2", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "-3"}, {"key": "n", "value": "-4", "effect": "NoSchedule"}, true)
 }
 
 # int64 values one apart at the top of the range must compare exactly, as
 # strconv.ParseInt values do (no float rounding).
 test_gt_compares_large_int64_exactly if {
-	tolerates_with_gate({"key": "n", "operator": "Gt", "value": "9223372036854775806"}, {"key": "n", "value": "9223372036854775807"}, true)
-	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "9223372036854775806"}, {"key": "n", "value": "9223372036854775807"}, true)
+	tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "9223372036854775806"}, {"key": "n", "value": "9223372036854775807"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Lt", "value": "9223372036854775806"}, {"key": "n", "value": "9223372036854775807"}, true)
 }
 
 test_gt_taint_value_beyond_int64_matches_nothing if {
-	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "9223372036854775808"}, true)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "9223372036854775808"}, true)
 }
 
 # --- Lt / Gt with the gate off (the default) --------------------------------
 
 test_gt_with_gate_off_never_matches if {
-	not tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, false)
-	not tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "3", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate({"key": "n", "operator": "Lt", "value": "5"}, {"key": "n", "value": "3", "effect": "NoSchedule"}, false)
 }
 
 test_tolerates_reads_the_gate_from_config if {
-	tolerates({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7"}) with data.dslint.config as {"featureGates": {"TaintTolerationComparisonOperators": true}}
-	not tolerates({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7"}) with data.dslint.config as {"featureGates": {"TaintTolerationComparisonOperators": false}}
+	tolerations.tolerates({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7"}) with data.dslint.config as {"featureGates": {"TaintTolerationComparisonOperators": true}}
+	not tolerations.tolerates({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7"}) with data.dslint.config as {"featureGates": {"TaintTolerationComparisonOperators": false}}
 }
 
 test_tolerates_defaults_to_gate_off if {
-	not tolerates({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7"})
-	tolerates({"key": "n", "operator": "Exists"}, {"key": "n", "value": "7"})
+	not tolerations.tolerates({"key": "n", "operator": "Gt", "value": "5"}, {"key": "n", "value": "7"})
+	tolerations.tolerates({"key": "n", "operator": "Exists"}, {"key": "n", "value": "7"})
 }
 
 # --- keys, values, effects (verified) ----------------------------------------
 
 test_empty_key_exists_matches_anything if {
 	t := {"operator": "Exists"}
-	tolerates_with_gate(t, {"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}, false)
-	tolerates_with_gate(t, {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}, false)
-	tolerates_with_gate(t, {"key": "k", "value": "v", "effect": "PreferNoSchedule"}, false)
+	tolerations.tolerates_with_gate(t, {"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate(t, {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}, false)
+	tolerations.tolerates_with_gate(t, {"key": "k", "value": "v", "effect": "PreferNoSchedule"}, false)
 }
 
 test_all_empty_toleration_matches_taints_with_empty_value if {
-	tolerates_with_gate({}, {"key": "anything", "effect": "NoSchedule"}, false)
-	tolerates_with_gate({}, {"key": "other", "value": "", "effect": "NoExecute"}, false)
-	not tolerates_with_gate({}, {"key": "anything", "value": "x", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate({}, {"key": "anything", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate({}, {"key": "other", "value": "", "effect": "NoExecute"}, false)
+	not tolerations.tolerates_with_gate({}, {"key": "anything", "value": "x", "effect": "NoSchedule"}, false)
 }
 
 test_empty_key_with_value_matches_any_key_with_that_value if {
 	t := {"value": "b"}
-	tolerates_with_gate(t, {"key": "a", "value": "b", "effect": "NoSchedule"}, false)
-	tolerates_with_gate(t, {"key": "z", "value": "b", "effect": "NoExecute"}, false)
-	not tolerates_with_gate(t, {"key": "a", "value": "c", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate(t, {"key": "a", "value": "b", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate(t, {"key": "z", "value": "b", "effect": "NoExecute"}, false)
+	not tolerations.tolerates_with_gate(t, {"key": "a", "value": "c", "effect": "NoSchedule"}, false)
 }
 
 test_key_only_equal_matches_empty_value_only if {
 	t := {"key": "a"}
-	tolerates_with_gate(t, {"key": "a", "effect": "NoSchedule"}, false)
-	not tolerates_with_gate(t, {"key": "a", "value": "b", "effect": "NoSchedule"}, false)
-	not tolerates_with_gate(t, {"key": "b", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate(t, {"key": "a", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate(t, {"key": "a", "value": "b", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate(t, {"key": "b", "effect": "NoSchedule"}, false)
 }
 
 test_noschedule_toleration_does_not_match_prefernoschedule_taint if {
-	not tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "NoSchedule"}, {"key": "a", "effect": "PreferNoSchedule"}, false)
+	not tolerations.tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "NoSchedule"}, {"key": "a", "effect": "PreferNoSchedule"}, false)
 }
 
 test_empty_effect_matches_every_effect if {
 	t := {"key": "a", "operator": "Exists"}
-	tolerates_with_gate(t, {"key": "a", "effect": "NoSchedule"}, false)
-	tolerates_with_gate(t, {"key": "a", "effect": "PreferNoSchedule"}, false)
-	tolerates_with_gate(t, {"key": "a", "effect": "NoExecute"}, false)
+	tolerations.tolerates_with_gate(t, {"key": "a", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate(t, {"key": "a", "effect": "PreferNoSchedule"}, false)
+	tolerations.tolerates_with_gate(t, {"key": "a", "effect": "NoExecute"}, false)
 }
 
 test_effect_must_be_equal_when_set if {
-	not tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "NoExecute"}, {"key": "a", "effect": "NoSchedule"}, false)
-	not tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "noschedule"}, {"key": "a", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "NoExecute"}, {"key": "a", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "noschedule"}, {"key": "a", "effect": "NoSchedule"}, false)
 }
 
 test_equal_compares_values_exactly if {
-	tolerates_with_gate({"key": "a", "operator": "Equal", "value": "gpu"}, {"key": "a", "value": "gpu", "effect": "NoSchedule"}, false)
-	not tolerates_with_gate({"key": "a", "operator": "Equal", "value": "GPU"}, {"key": "a", "value": "gpu", "effect": "NoSchedule"}, false)
-	not tolerates_with_gate({"key": "a", "operator": "Equal", "value": "gpu"}, {"key": "A", "value": "gpu", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate({"key": "a", "operator": "Equal", "value": "gpu"}, {"key": "a", "value": "gpu", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate({"key": "a", "operator": "Equal", "value": "GPU"}, {"key": "a", "value": "gpu", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate({"key": "a", "operator": "Equal", "value": "gpu"}, {"key": "A", "value": "gpu", "effect": "NoSchedule"}, false)
 }
 
 test_exists_ignores_the_value if {
-	tolerates_with_gate({"key": "a", "operator": "Exists", "value": "other"}, {"key": "a", "value": "gpu", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate({"key": "a", "operator": "Exists", "value": "other"}, {"key": "a", "value": "gpu", "effect": "NoSchedule"}, false)
 }
 
 test_operators_are_case_sensitive if {
-	not tolerates_with_gate({"key": "a", "operator": "exists"}, {"key": "a", "effect": "NoSchedule"}, false)
-	not tolerates_with_gate({"key": "a", "operator": "equal"}, {"key": "a", "effect": "NoSchedule"}, false)
-	not tolerates_with_gate({"operator": "exists"}, {"key": "a", "effect": "NoSchedule"}, true)
+	not tolerations.tolerates_with_gate({"key": "a", "operator": "exists"}, {"key": "a", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate({"key": "a", "operator": "equal"}, {"key": "a", "effect": "NoSchedule"}, false)
+	not tolerations.tolerates_with_gate({"operator": "exists"}, {"key": "a", "effect": "NoSchedule"}, true)
 }
 
 # A YAML null (`value:` left empty, as a Helm template with an empty value
 # renders it) decodes into "" in the Go struct, so it matches like "".
 test_null_fields_read_as_empty if {
-	tolerates_with_gate({"key": "a", "value": null}, {"key": "a", "effect": "NoSchedule"}, false)
-	tolerates_with_gate({"key": "a", "operator": "Exists", "effect": null}, {"key": "a", "effect": "NoSchedule"}, false)
-	field({"value": null}, "value") == ""
+	tolerations.tolerates_with_gate({"key": "a", "value": null}, {"key": "a", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate({"key": "a", "operator": "Exists", "effect": null}, {"key": "a", "effect": "NoSchedule"}, false)
+	tolerations.field({"value": null}, "value") == ""
 }
 
 # tolerationSeconds plays no part in matching, even 0.
 test_toleration_seconds_is_ignored_for_matching if {
-	tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0}, {"key": "a", "effect": "NoExecute"}, false)
+	tolerations.tolerates_with_gate({"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0}, {"key": "a", "effect": "NoExecute"}, false)
 }
 
 # --- lists and rendering ------------------------------------------------------
 
 test_tolerated_is_any_toleration if {
 	taint := {"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}
-	tolerated([{"key": "other", "operator": "Exists"}, {"key": "dedicated", "value": "gpu"}], taint)
-	not tolerated([{"key": "other", "operator": "Exists"}, {"key": "dedicated", "value": "cpu"}], taint)
-	not tolerated([], taint)
+	tolerations.tolerated([{"key": "other", "operator": "Exists"}, {"key": "dedicated", "value": "gpu"}], taint)
+	not tolerations.tolerated([{"key": "other", "operator": "Exists"}, {"key": "dedicated", "value": "cpu"}], taint)
+	not tolerations.tolerated([], taint)
 }
 
 test_string_of_taint if {
-	string_of_taint({"key": "k", "value": "v", "effect": "NoSchedule"}) == "k=v:NoSchedule"
-	string_of_taint({"key": "k", "effect": "NoExecute"}) == "k:NoExecute"
-	string_of_taint({"key": "k", "value": "v"}) == "k=v"
-	string_of_taint({"key": "k"}) == "k"
+	tolerations.string_of_taint({"key": "k", "value": "v", "effect": "NoSchedule"}) == "k=v:NoSchedule"
+	tolerations.string_of_taint({"key": "k", "effect": "NoExecute"}) == "k:NoExecute"
+	tolerations.string_of_taint({"key": "k", "value": "v"}) == "k=v"
+	tolerations.string_of_taint({"key": "k"}) == "k"
 }
 
 test_daemonset_auto_tolerations_without_host_network if {
-	auto := daemonset_auto_tolerations({})
+	auto := tolerations.daemonset_auto_tolerations({})
 	count(auto) == 6
 	{t.key | some t in auto} == {
 		"node.kubernetes.io/not-ready",
@@ -173,19 +175,19 @@ test_daemonset_auto_tolerations_without_host_network if {
 		"node.kubernetes.io/pid-pressure",
 		"node.kubernetes.io/unschedulable",
 	}
+	not tolerations.tolerated(auto, {"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"})
+	not tolerations.tolerated(auto, {"key": "node.kubernetes.io/network-unavailable", "effect": "NoSchedule"})
+	tolerations.tolerated(auto, {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"})
 	every t in auto {
 		t.operator == "Exists"
 		not t.tolerationSeconds
 	}
-	not tolerated(auto, {"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"})
-	not tolerated(auto, {"key": "node.kubernetes.io/network-unavailable", "effect": "NoSchedule"})
-	tolerated(auto, {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"})
 }
 
 test_daemonset_auto_tolerations_with_host_network if {
-	auto := daemonset_auto_tolerations({"hostNetwork": true})
+	auto := tolerations.daemonset_auto_tolerations({"hostNetwork": true})
 	count(auto) == 7
-	tolerated(auto, {"key": "node.kubernetes.io/network-unavailable", "effect": "NoSchedule"})
+	tolerations.tolerated(auto, {"key": "node.kubernetes.io/network-unavailable", "effect": "NoSchedule"})
 }
 
 # --- the DaemonSet controller's replacements ------------------------------------
@@ -196,24 +198,24 @@ _net := "node.kubernetes.io/network-unavailable"
 
 test_daemonset_replacement_is_match_toleration if {
 	auto := {"key": _nr, "operator": "Exists", "effect": "NoExecute"}
-	daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 5}) == auto
-	daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": ""}) == auto
-	daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": null}) == auto
-	not daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": "x"})
-	not daemonset_replacement({}, {"key": _nr, "effect": "NoExecute"})
-	not daemonset_replacement({}, {"key": _nr, "operator": "Equal", "effect": "NoExecute"})
-	not daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoSchedule"})
-	not daemonset_replacement({}, {"key": _nr, "operator": "Exists"})
-	not daemonset_replacement({}, {"operator": "Exists", "effect": "NoExecute"})
-	not daemonset_replacement({}, "a string")
-	not daemonset_replacement({}, null)
+	tolerations.daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 5}) == auto
+	tolerations.daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": ""}) == auto
+	tolerations.daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": null}) == auto
+	not tolerations.daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": "x"})
+	not tolerations.daemonset_replacement({}, {"key": _nr, "effect": "NoExecute"})
+	not tolerations.daemonset_replacement({}, {"key": _nr, "operator": "Equal", "effect": "NoExecute"})
+	not tolerations.daemonset_replacement({}, {"key": _nr, "operator": "Exists", "effect": "NoSchedule"})
+	not tolerations.daemonset_replacement({}, {"key": _nr, "operator": "Exists"})
+	not tolerations.daemonset_replacement({}, {"operator": "Exists", "effect": "NoExecute"})
+	not tolerations.daemonset_replacement({}, "a string")
+	not tolerations.daemonset_replacement({}, null)
 }
 
 test_daemonset_replacement_of_network_unavailable_needs_host_network if {
 	t := {"key": _net, "operator": "Exists", "effect": "NoSchedule"}
-	daemonset_replacement({"hostNetwork": true}, t) == t
-	not daemonset_replacement({}, t)
-	not daemonset_replacement({"hostNetwork": "true"}, t)
+	tolerations.daemonset_replacement({"hostNetwork": true}, t) == t
+	not tolerations.daemonset_replacement({}, t)
+	not tolerations.daemonset_replacement({"hostNetwork": "true"}, t)
 }
 
 test_daemonset_replacement_agrees_with_same_toleration if {
@@ -232,7 +234,7 @@ test_daemonset_replacement_agrees_with_same_toleration if {
 	]
 	every spec in [{}, {"hostNetwork": true}] {
 		every t in candidates {
-			{a | some a in daemonset_auto_tolerations(spec); same_toleration(t, a)} == {a | a := daemonset_replacement(spec, t)}
+			{a | some a in tolerations.daemonset_auto_tolerations(spec); tolerations.same_toleration(t, a)} == {a | a := tolerations.daemonset_replacement(spec, t)}
 		}
 	}
 }
@@ -240,7 +242,7 @@ test_daemonset_replacement_agrees_with_same_toleration if {
 test_daemonset_pod_tolerations if {
 	not_ready := {"key": _nr, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}
 	own := {"key": "dedicated", "operator": "Exists"}
-	pod := daemonset_pod_tolerations({"tolerations": [not_ready, "x", own]})
+	pod := tolerations.daemonset_pod_tolerations({"tolerations": [not_ready, "x", own]})
 	pod[0] == {"key": _nr, "operator": "Exists", "effect": "NoExecute"}
 	pod[1] == "x"
 	pod[2] == own
@@ -255,30 +257,30 @@ test_daemonset_pod_tolerations if {
 }
 
 test_daemonset_pod_tolerations_without_tolerations if {
-	daemonset_pod_tolerations({}) == daemonset_auto_tolerations({})
-	daemonset_pod_tolerations({"tolerations": null}) == daemonset_auto_tolerations({})
-	count(daemonset_pod_tolerations({"hostNetwork": true})) == 7
+	tolerations.daemonset_pod_tolerations({}) == tolerations.daemonset_auto_tolerations({})
+	tolerations.daemonset_pod_tolerations({"tolerations": null}) == tolerations.daemonset_auto_tolerations({})
+	count(tolerations.daemonset_pod_tolerations({"hostNetwork": true})) == 7
 }
 
 # --- field and operator edge cases --------------------------------------------------
 
 test_field_of_non_mappings_is_empty if {
-	field("x", "key") == ""
-	field(["key"], "key") == ""
-	field(null, "key") == ""
-	field({"key": false}, "key") == false
+	tolerations.field("x", "key") == ""
+	tolerations.field(["key"], "key") == ""
+	tolerations.field(null, "key") == ""
+	tolerations.field({"key": false}, "key") == false
 }
 
 test_entries_that_are_not_mappings_are_the_empty_toleration if {
-	tolerates_with_gate("x", {"key": "a", "effect": "NoSchedule"}, false)
-	tolerates_with_gate(null, {"key": "a", "effect": "NoExecute"}, true)
-	not tolerates_with_gate("x", {"key": "a", "value": "v", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate("x", {"key": "a", "effect": "NoSchedule"}, false)
+	tolerations.tolerates_with_gate(null, {"key": "a", "effect": "NoExecute"}, true)
+	not tolerations.tolerates_with_gate("x", {"key": "a", "value": "v", "effect": "NoSchedule"}, false)
 }
 
 test_absent_or_null_operator_is_equal if {
-	tolerates_with_gate({"key": "a", "value": "v"}, {"key": "a", "value": "v"}, false)
-	tolerates_with_gate({"key": "a", "operator": null, "value": "v"}, {"key": "a", "value": "v"}, false)
-	tolerates_with_gate({"key": "a", "operator": "", "value": "v"}, {"key": "a", "value": "v"}, false)
-	not tolerates_with_gate({"key": "a", "operator": null, "value": "v"}, {"key": "a", "value": "w"}, false)
-	not tolerates_with_gate({"key": "a", "operator": 5}, {"key": "a"}, true)
+	tolerations.tolerates_with_gate({"key": "a", "value": "v"}, {"key": "a", "value": "v"}, false)
+	tolerations.tolerates_with_gate({"key": "a", "operator": null, "value": "v"}, {"key": "a", "value": "v"}, false)
+	tolerations.tolerates_with_gate({"key": "a", "operator": "", "value": "v"}, {"key": "a", "value": "v"}, false)
+	not tolerations.tolerates_with_gate({"key": "a", "operator": null, "value": "v"}, {"key": "a", "value": "w"}, false)
+	not tolerations.tolerates_with_gate({"key": "a", "operator": 5}, {"key": "a"}, true)
 }

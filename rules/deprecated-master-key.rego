@@ -102,42 +102,19 @@ _control_plane := "node-role.kubernetes.io/control-plane"
 # since 1.24 (reference §6): for an older target version (kubernetesVersion)
 # both are current and nothing is reported. OpenShift still labels and taints
 # its control plane node-role.kubernetes.io/master: its own release payload
-# is right to use them.
-report contains finding if {
-	some finding in _toleration_report
-	settings.kubernetes_minor >= 25
-	not _openshift_payload
-}
-
-report contains finding if {
-	some finding in _selector_report
-	settings.kubernetes_minor >= 24
-	not _openshift_payload
-}
-
-report contains finding if {
-	some finding in _affinity_report
-	settings.kubernetes_minor >= 24
-	not _openshift_payload
-}
-
-# An object of OpenShift's release payload (include.release.openshift.io/*
-# annotations) or of its platform namespaces (openshift-*).
-_openshift_payload if {
-	some key, _ in input.metadata.annotations
-	startswith(key, "include.release.openshift.io/")
-}
-
-_openshift_payload if startswith(input.metadata.namespace, "openshift-")
+# is right to use them (_openshift_payload).
 
 # --- tolerations ----------------------------------------------------------------
 
 # t.key is tol.field(t, "key") whenever it can equal the master key.
-_toleration_report contains result.fail(array.concat(k8s.toleration_path(i), ["key"]), msg) if {
-	some i, t in k8s.valid_tolerations
-	t.key == "node-role.kubernetes.io/master"
-	not tol.tolerated(_user_tolerations, tol.control_plane_taint)
-	not tol.tolerated(_user_tolerations, _twin(t))
+report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg) if {
+	settings.kubernetes_minor >= 25
+	not _openshift_payload
+	some pod in k8s.pods
+	some i, t in pod.valid_tolerations
+	t.key == _master
+	not tol.tolerated(pod.tolerations, tol.control_plane_taint)
+	not tol.tolerated(pod.tolerations, _twin(t))
 	msg := sprintf("toleration of the deprecated taint %q has no counterpart for %q: kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes %q instead, so this toleration no longer lets pods onto them; add {key: %s, operator: %s%s} next to it", [
 		_master,
 		_control_plane,
@@ -148,7 +125,43 @@ _toleration_report contains result.fail(array.concat(k8s.toleration_path(i), ["k
 	])
 }
 
-_user_tolerations := [t | some t in k8s.tolerations]
+# --- node selection -------------------------------------------------------------
+
+report contains result.fail(k8s.pod_path(pod, ["nodeSelector", _master]), msg) if {
+	settings.kubernetes_minor >= 24
+	not _openshift_payload
+	some pod in k8s.pods
+	_ = pod.spec.nodeSelector[_master]
+	msg := sprintf("nodeSelector on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters no node matches and the pods stay Pending; select %q instead", [_master, _control_plane])
+}
+
+report contains result.fail(k8s.pod_path(pod, array.concat(_required, [i, "matchExpressions", j, "key"])), msg) if {
+	settings.kubernetes_minor >= 24
+	not _openshift_payload
+	some pod in k8s.pods
+	terms := pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
+	is_array(terms)
+	some i, term in terms
+	some j, expr in nodes.expressions(term)
+	expr.key == _master
+	not _mentions_control_plane(terms)
+	msg := sprintf("required node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): %s; use %q, or add a term for it", [_master, _required_effect(expr), _control_plane])
+}
+
+report contains result.fail(k8s.pod_path(pod, array.concat(_preferred, [i, "preference", "matchExpressions", j, "key"])), msg) if {
+	settings.kubernetes_minor >= 24
+	not _openshift_payload
+	some pod in k8s.pods
+	prefs := pod.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	is_array(prefs)
+	some i, w in prefs
+	some j, expr in nodes.expressions(w.preference)
+	expr.key == _master
+	not _mentions_control_plane(_preferences(prefs))
+	msg := sprintf("preferred node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters the preference has no effect; use %q, or add a term for it", [_master, _control_plane])
+}
+
+# --- helpers --------------------------------------------------------------------
 
 # _twin(t) is the control-plane taint that t's master taint became: same
 # effect (NoSchedule when t has none) and, for an Equal toleration, same value.
@@ -172,50 +185,17 @@ _effect_suffix(t) := sprintf(", effect: %s", [tol.field(t, "effect")]) if tol.fi
 
 _effect_suffix(t) := "" if tol.field(t, "effect") == ""
 
-# --- node selection -------------------------------------------------------------
+_required := ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"]
 
-# k8s.pod_spec is only defined for a workload.
-_selector_report contains result.fail(array.concat(k8s.pod_spec_path, ["nodeSelector", _master]), msg) if {
-	_ = k8s.pod_spec.nodeSelector["node-role.kubernetes.io/master"]
-	msg := sprintf("nodeSelector on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters no node matches and the pods stay Pending; select %q instead", [_master, _control_plane])
-}
-
-_required_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"])
-
-_preferred_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"])
-
-# The expressions of nodes.required_terms(k8s.pod_spec) as nodes.expressions reads
-# them: a term with matchExpressions is a mapping, an expression with a key
-# is one, and only arrays are iterated.
-_affinity_report contains result.fail(array.concat(_required_path, [i, "matchExpressions", j, "key"]), msg) if {
-	terms := k8s.pod_spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
-	some i, j
-	terms[i].matchExpressions[j].key == "node-role.kubernetes.io/master"
-	is_array(terms)
-	is_array(terms[i].matchExpressions)
-	expr := terms[i].matchExpressions[j]
-	not _mentions_control_plane(terms)
-	msg := sprintf("required node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): %s; use %q, or add a term for it", [_master, _required_effect(expr), _control_plane])
-}
-
-# The expressions of _preferred_terms as nodes.expressions reads them: an entry
-# whose preference has matchExpressions is a mapping, and so is that
-# preference.
-_affinity_report contains result.fail(array.concat(_preferred_path, [i, "preference", "matchExpressions", j, "key"]), msg) if {
-	prefs := k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
-	some i, j
-	prefs[i].preference.matchExpressions[j].key == "node-role.kubernetes.io/master"
-	is_array(prefs)
-	is_array(prefs[i].preference.matchExpressions)
-	not _mentions_control_plane(_preferred_terms)
-	msg := sprintf("preferred node affinity on the label %q, which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters the preference has no effect; use %q, or add a term for it", [_master, _control_plane])
-}
+_preferred := ["affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"]
 
 _required_effect(expr) := "on such clusters no node has it, so this expression no longer keeps the pods off the control plane" if {
 	expr.operator in {"NotIn", "DoesNotExist"}
 } else := "on such clusters no node has it, so this term matches no node"
 
-_preferred_terms := [p | some w in _list(k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution); p := _preference(w)]
+# _preferences(prefs) are the node selector terms of preferred node
+# affinity: each entry's preference ({} for an entry that has none).
+_preferences(prefs) := [_preference(w) | some w in prefs]
 
 _preference(w) := p if {
 	is_object(w)
@@ -232,6 +212,11 @@ _mentions_control_plane(terms) if {
 	expr.key == _control_plane
 }
 
-_list(x) := x if is_array(x)
+# An object of OpenShift's release payload (include.release.openshift.io/*
+# annotations) or of its platform namespaces (openshift-*).
+_openshift_payload if {
+	some key, _ in input.metadata.annotations
+	startswith(key, "include.release.openshift.io/")
+}
 
-_list(x) := [] if not is_array(x)
+_openshift_payload if startswith(input.metadata.namespace, "openshift-")

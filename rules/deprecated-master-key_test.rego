@@ -1,6 +1,8 @@
 # The master taint without a control-plane counterpart, and node selection
 # on the master label (reference §6).
-package dslint.rules["deprecated-master-key"]
+package dslint.rules["deprecated-master-key_test"]
+
+import data.dslint.rules["deprecated-master-key"] as rule
 
 _m := "node-role.kubernetes.io/master"
 
@@ -33,83 +35,93 @@ _master_exists := {"key": _m, "operator": "Exists", "effect": "NoSchedule"}
 
 _cp_exists := {"key": _cp, "operator": "Exists", "effect": "NoSchedule"}
 
-_one(r, path) := f.message if {
-	count(r) == 1
-	some f in r
-	f.path == path
-	not "severity" in object.keys(f)
+# _toleration(i, add) is the finding for the master toleration i without a
+# counterpart; add is the counterpart's operator and effect as suggested.
+_toleration(i, add) := _toleration_at(_tp(i), add)
+
+_toleration_at(path, add) := {
+	"path": path,
+	"message": sprintf("toleration of the deprecated taint \"node-role.kubernetes.io/master\" has no counterpart for \"node-role.kubernetes.io/control-plane\": kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes \"node-role.kubernetes.io/control-plane:NoSchedule\" instead, so this toleration no longer lets pods onto them; add {key: node-role.kubernetes.io/control-plane, operator: %s} next to it", [add]),
 }
 
-_silent(obj) if count(report) == 0 with input as obj
+_exists_noschedule := "Exists, effect: NoSchedule"
+
+_selector_message := "nodeSelector on the label \"node-role.kubernetes.io/master\", which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters no node matches and the pods stay Pending; select \"node-role.kubernetes.io/control-plane\" instead"
+
+_matches_no_node := "on such clusters no node has it, so this term matches no node"
+
+_keeps_nothing_off := "on such clusters no node has it, so this expression no longer keeps the pods off the control plane"
+
+_required_message(effect) := sprintf("required node affinity on the label \"node-role.kubernetes.io/master\", which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): %s; use \"node-role.kubernetes.io/control-plane\", or add a term for it", [effect])
+
+_preferred_message := "preferred node affinity on the label \"node-role.kubernetes.io/master\", which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters the preference has no effect; use \"node-role.kubernetes.io/control-plane\", or add a term for it"
+
+_silent(obj) if rule.report == set() with input as obj
 
 # --- tolerations: fires -----------------------------------------------------------
 
 test_only_master_toleration if {
-	msg := _one(report, _tp(0)) with input as _tols([_master_exists])
-	contains(msg, "toleration of the deprecated taint \"node-role.kubernetes.io/master\" has no counterpart for \"node-role.kubernetes.io/control-plane\"")
-	contains(msg, "kubeadm stopped applying the master taint in 1.25")
-	contains(msg, "taints control-plane nodes \"node-role.kubernetes.io/control-plane:NoSchedule\" instead")
-	contains(msg, "add {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} next to it")
+	rule.report == {{
+		"path": _tp(0),
+		"message": "toleration of the deprecated taint \"node-role.kubernetes.io/master\" has no counterpart for \"node-role.kubernetes.io/control-plane\": kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes \"node-role.kubernetes.io/control-plane:NoSchedule\" instead, so this toleration no longer lets pods onto them; add {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} next to it",
+	}} with input as _tols([_master_exists])
 }
 
 test_points_at_the_master_toleration_among_others if {
-	msg := _one(report, _tp(1)) with input as _tols([
+	rule.report == {_toleration(1, _exists_noschedule)} with input as _tols([
 		{"key": "dedicated", "operator": "Equal", "value": "infra", "effect": "NoSchedule"},
 		_master_exists,
 	])
-	contains(msg, "has no counterpart")
 }
 
 # Key exact; any operator or effect.
 test_key_only_master_toleration if {
-	msg := _one(report, _tp(0)) with input as _tols([{"key": _m, "effect": "NoSchedule"}])
-	contains(msg, "operator: Exists, effect: NoSchedule")
+	rule.report == {_toleration(0, _exists_noschedule)} with input as _tols([{"key": _m, "effect": "NoSchedule"}])
 }
 
 test_master_without_effect if {
-	msg := _one(report, _tp(0)) with input as _tols([{"key": _m, "operator": "Exists"}])
-	contains(msg, "add {key: node-role.kubernetes.io/control-plane, operator: Exists} next to it")
+	rule.report == {_toleration(0, "Exists")} with input as _tols([{"key": _m, "operator": "Exists"}])
 }
 
 test_master_with_value_suggests_same_value if {
-	msg := _one(report, _tp(0)) with input as _tols([{"key": _m, "operator": "Equal", "value": "true", "effect": "NoSchedule"}])
-	contains(msg, "operator: Equal, value: \"true\", effect: NoSchedule")
+	rule.report == {_toleration(0, "Equal, value: \"true\", effect: NoSchedule")} with input as _tols([{"key": _m, "operator": "Equal", "value": "true", "effect": "NoSchedule"}])
 }
 
 test_master_noexecute if {
-	msg := _one(report, _tp(0)) with input as _tols([{"key": _m, "operator": "Exists", "effect": "NoExecute"}])
-	contains(msg, "effect: NoExecute}")
+	rule.report == {_toleration(0, "Exists, effect: NoExecute")} with input as _tols([{"key": _m, "operator": "Exists", "effect": "NoExecute"}])
 }
 
 test_two_master_tolerations_two_findings if {
-	r := report with input as _tols([_master_exists, {"key": _m, "operator": "Exists", "effect": "NoExecute"}])
-	{f.path | some f in r} == {_tp(0), _tp(1)}
+	rule.report == {
+		_toleration(0, _exists_noschedule),
+		_toleration(1, "Exists, effect: NoExecute"),
+	} with input as _tols([_master_exists, {"key": _m, "operator": "Exists", "effect": "NoExecute"}])
 }
 
 test_pod_and_daemonset if {
-	_one(report, ["spec", "tolerations", 0, "key"]) with input as _pod({"tolerations": [_master_exists]})
-	_one(report, _tp(0)) with input as _ds({"tolerations": [_master_exists]})
+	rule.report == {_toleration_at(["spec", "tolerations", 0, "key"], _exists_noschedule)} with input as _pod({"tolerations": [_master_exists]})
+	rule.report == {_toleration(0, _exists_noschedule)} with input as _ds({"tolerations": [_master_exists]})
 }
 
 # A control-plane toleration that does not match the kubeadm taint (a value
 # the taint does not have) is no counterpart of a valueless master one.
 test_control_plane_toleration_that_does_not_match if {
-	_one(report, _tp(0)) with input as _tols([
+	rule.report == {_toleration(0, _exists_noschedule)} with input as _tols([
 		_master_exists,
 		{"key": _cp, "operator": "Equal", "value": "true", "effect": "NoSchedule"},
 	])
 }
 
 test_control_plane_toleration_of_other_effect if {
-	_one(report, _tp(0)) with input as _tols([
+	rule.report == {_toleration(0, _exists_noschedule)} with input as _tols([
 		_master_exists,
 		{"key": _cp, "operator": "Exists", "effect": "NoExecute"},
 	])
 }
 
-# Lt/Gt never match with the gate off: no counterpart.
+# An operator in the wrong case matches nothing: no counterpart.
 test_control_plane_toleration_that_matches_nothing if {
-	_one(report, _tp(0)) with input as _tols([_master_exists, {"key": _cp, "operator": "exists", "effect": "NoSchedule"}])
+	rule.report == {_toleration(0, _exists_noschedule)} with input as _tols([_master_exists, {"key": _cp, "operator": "exists", "effect": "NoSchedule"}])
 }
 
 # --- tolerations: silent ---------------------------------------------------------
@@ -167,24 +179,23 @@ test_malformed_tolerations_silent if {
 
 _ns_path := ["spec", "template", "spec", "nodeSelector", _m]
 
+_selector := {"path": _ns_path, "message": _selector_message}
+
 test_node_selector_master if {
-	msg := _one(report, _ns_path) with input as _deploy({"nodeSelector": {_m: ""}, "tolerations": [_master_exists, _cp_exists]})
-	contains(msg, "nodeSelector on the label \"node-role.kubernetes.io/master\", which kubeadm stopped applying to control-plane nodes in 1.24")
-	contains(msg, "on such clusters no node matches and the pods stay Pending; select \"node-role.kubernetes.io/control-plane\" instead")
+	rule.report == {_selector} with input as _deploy({"nodeSelector": {_m: ""}, "tolerations": [_master_exists, _cp_exists]})
 }
 
 # nodeSelector entries are ANDed: also selecting control-plane does not help.
 test_node_selector_master_and_control_plane if {
-	_one(report, _ns_path) with input as _deploy({"nodeSelector": {_m: "", _cp: ""}})
+	rule.report == {_selector} with input as _deploy({"nodeSelector": {_m: "", _cp: ""}})
 }
 
 test_node_selector_and_toleration_two_findings if {
-	r := report with input as _deploy({"nodeSelector": {_m: "true"}, "tolerations": [_master_exists]})
-	{f.path | some f in r} == {_ns_path, _tp(0)}
+	rule.report == {_selector, _toleration(0, _exists_noschedule)} with input as _deploy({"nodeSelector": {_m: "true"}, "tolerations": [_master_exists]})
 }
 
 test_node_selector_on_pod if {
-	_one(report, ["spec", "nodeSelector", _m]) with input as _pod({"nodeSelector": {_m: ""}})
+	rule.report == {{"path": ["spec", "nodeSelector", _m], "message": _selector_message}} with input as _pod({"nodeSelector": {_m: ""}})
 }
 
 test_node_selector_control_plane_silent if {
@@ -200,25 +211,24 @@ _rp(i, j) := ["spec", "template", "spec", "affinity", "nodeAffinity", "requiredD
 _pp(i, j) := ["spec", "template", "spec", "affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution", i, "preference", "matchExpressions", j, "key"]
 
 test_required_exists_master if {
-	msg := _one(report, _rp(0, 1)) with input as _required([{"matchExpressions": [
+	rule.report == {{
+		"path": _rp(0, 1),
+		"message": "required node affinity on the label \"node-role.kubernetes.io/master\", which kubeadm stopped applying to control-plane nodes in 1.24 (and removes on upgrade): on such clusters no node has it, so this term matches no node; use \"node-role.kubernetes.io/control-plane\", or add a term for it",
+	}} with input as _required([{"matchExpressions": [
 		{"key": "kubernetes.io/os", "operator": "In", "values": ["linux"]},
 		{"key": _m, "operator": "Exists"},
 	]}])
-	contains(msg, "required node affinity on the label \"node-role.kubernetes.io/master\"")
-	contains(msg, "on such clusters no node has it, so this term matches no node; use \"node-role.kubernetes.io/control-plane\", or add a term for it")
 }
 
 test_required_does_not_exist_master if {
-	msg := _one(report, _rp(1, 0)) with input as _required([
+	rule.report == {{"path": _rp(1, 0), "message": _required_message(_keeps_nothing_off)}} with input as _required([
 		{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n1"]}]},
 		{"matchExpressions": [{"key": _m, "operator": "DoesNotExist"}]},
 	])
-	contains(msg, "so this expression no longer keeps the pods off the control plane")
 }
 
 test_required_notin_master if {
-	msg := _one(report, _rp(0, 0)) with input as _required([{"matchExpressions": [{"key": _m, "operator": "NotIn", "values": ["true"]}]}])
-	contains(msg, "no longer keeps the pods off the control plane")
+	rule.report == {{"path": _rp(0, 0), "message": _required_message(_keeps_nothing_off)}} with input as _required([{"matchExpressions": [{"key": _m, "operator": "NotIn", "values": ["true"]}]}])
 }
 
 # The compatible patterns: one term per label (ORed) to select the control
@@ -235,12 +245,10 @@ test_required_with_control_plane_silent if {
 }
 
 test_preferred_master if {
-	msg := _one(report, _pp(1, 0)) with input as _preferred([
+	rule.report == {{"path": _pp(1, 0), "message": _preferred_message}} with input as _preferred([
 		{"weight": 10, "preference": {"matchExpressions": [{"key": "pool", "operator": "In", "values": ["infra"]}]}},
 		{"weight": 50, "preference": {"matchExpressions": [{"key": _m, "operator": "In", "values": [""]}]}},
 	])
-	contains(msg, "preferred node affinity on the label \"node-role.kubernetes.io/master\"")
-	contains(msg, "on such clusters the preference has no effect")
 }
 
 test_preferred_with_control_plane_silent if {
@@ -252,11 +260,11 @@ test_preferred_with_control_plane_silent if {
 
 # Indexes are those of the manifest, malformed entries included.
 test_malformed_entries_keep_indexes if {
-	_one(report, _pp(1, 1)) with input as _preferred([
+	rule.report == {{"path": _pp(1, 1), "message": _preferred_message}} with input as _preferred([
 		"bogus",
 		{"weight": 1, "preference": {"matchExpressions": [null, {"key": _m, "operator": "Exists"}]}},
 	])
-	_one(report, _rp(1, 0)) with input as _required([null, {"matchExpressions": [{"key": _m, "operator": "Exists"}]}])
+	rule.report == {{"path": _rp(1, 0), "message": _required_message(_matches_no_node)}} with input as _required([null, {"matchExpressions": [{"key": _m, "operator": "Exists"}]}])
 }
 
 test_master_value_is_not_a_key if {
@@ -275,21 +283,21 @@ test_cronjob_paths if {
 			"tolerations": [_master_exists],
 		}}}}},
 	}
-	r := report with input as obj
-	{f.path | some f in r} == {
-		["spec", "jobTemplate", "spec", "template", "spec", "nodeSelector", _m],
-		["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0, "key"],
-	}
+	rule.report == {
+		{"path": ["spec", "jobTemplate", "spec", "template", "spec", "nodeSelector", _m], "message": _selector_message},
+		_toleration_at(["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0, "key"], _exists_noschedule),
+	} with input as obj
 }
 
 # The master key is current before 1.24 (label) and 1.25 (taint): for such a
 # target version nothing is reported (reference §6).
 test_target_version if {
 	obj := _deploy({"nodeSelector": {_m: ""}, "tolerations": [_master_exists]})
-	count(report) == 2 with input as obj
-	{f.path | some f in report} == {_ns_path} with input as obj with data.dslint.config as {"kubernetesVersion": "1.24"}
-	count(report) == 0 with input as obj with data.dslint.config as {"kubernetesVersion": "1.23"}
-	count(report) == 2 with input as obj with data.dslint.config as {"kubernetesVersion": "1.25"}
+	both := {_selector, _toleration(0, _exists_noschedule)}
+	rule.report == both with input as obj
+	rule.report == {_selector} with input as obj with data.dslint.config as {"kubernetesVersion": "1.24"}
+	rule.report == set() with input as obj with data.dslint.config as {"kubernetesVersion": "1.23"}
+	rule.report == both with input as obj with data.dslint.config as {"kubernetesVersion": "1.25"}
 }
 
 # OpenShift still labels and taints its control plane with the master key:
@@ -298,7 +306,7 @@ test_openshift_payload_is_silent if {
 	obj := _deploy({"nodeSelector": {_m: ""}, "tolerations": [_master_exists]})
 	_silent(json.patch(obj, [{"op": "add", "path": "/metadata/annotations", "value": {"include.release.openshift.io/self-managed-high-availability": "true"}}]))
 	_silent(json.patch(obj, [{"op": "replace", "path": "/metadata/namespace", "value": "openshift-ingress-operator"}]))
-	count(report) == 2 with input as json.patch(obj, [{"op": "replace", "path": "/metadata/namespace", "value": "openshift"}])
+	rule.report == {_selector, _toleration(0, _exists_noschedule)} with input as json.patch(obj, [{"op": "replace", "path": "/metadata/namespace", "value": "openshift"}])
 }
 
 # Only lists are read: a mapping where the API has a list is not iterated,
@@ -315,11 +323,50 @@ test_mappings_in_place_of_lists_silent if {
 
 # A nodeSelector on the master label is reported whatever its value.
 test_node_selector_master_with_any_value if {
-	_one(report, _ns_path) with input as _deploy({"nodeSelector": {_m: false}})
-	_one(report, _ns_path) with input as _deploy({"nodeSelector": {_m: null}})
+	rule.report == {_selector} with input as _deploy({"nodeSelector": {_m: false}})
+	rule.report == {_selector} with input as _deploy({"nodeSelector": {_m: null}})
 }
 
 test_master_toleration_key_of_other_type_or_case_silent if {
 	_silent(_tols([{"key": "Node-role.kubernetes.io/master", "operator": "Exists"}]))
 	_silent(_tols([{"key": [_m], "operator": "Exists"}]))
+}
+
+# --- custom resources -----------------------------------------------------------------
+
+_ray_pod(spec) := object.union({"containers": [{"name": "ray", "image": "ray:2"}]}, spec)
+
+# Each pod template is judged on its own: the head's counterpart does not
+# cover a worker group, and each finding points into its template.
+test_raycluster_worker_group if {
+	rule.report == {
+		_toleration_at(["spec", "workerGroupSpecs", 1, "template", "spec", "tolerations", 0, "key"], _exists_noschedule),
+		{"path": ["spec", "workerGroupSpecs", 1, "template", "spec", "nodeSelector", _m], "message": _selector_message},
+	} with input as {
+		"apiVersion": "ray.io/v1",
+		"kind": "RayCluster",
+		"metadata": {"name": "ray"},
+		"spec": {
+			"headGroupSpec": {"template": {"spec": _ray_pod({"tolerations": [_master_exists, _cp_exists]})}},
+			"workerGroupSpecs": [
+				{"replicas": 1, "template": {"spec": _ray_pod({})}},
+				{"replicas": 2, "template": {"spec": _ray_pod({"nodeSelector": {_m: ""}, "tolerations": [_master_exists]})}},
+			],
+		},
+	}
+}
+
+test_leaderworkerset_leader_affinity if {
+	rule.report == {{
+		"path": ["spec", "leaderWorkerTemplate", "leaderTemplate", "spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", 0, "matchExpressions", 0, "key"],
+		"message": _required_message(_keeps_nothing_off),
+	}} with input as {
+		"apiVersion": "leaderworkerset.x-k8s.io/v1",
+		"kind": "LeaderWorkerSet",
+		"metadata": {"name": "vllm"},
+		"spec": {"leaderWorkerTemplate": {
+			"leaderTemplate": {"spec": _ray_pod({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": _m, "operator": "DoesNotExist"}]}]}}}})},
+			"workerTemplate": {"spec": _ray_pod({})},
+		}},
+	}
 }

@@ -82,60 +82,46 @@ _conditions := {
 	"node.kubernetes.io/unreachable": "unreachable",
 }
 
-report contains result.fail(array.concat(k8s.toleration_path(i), ["tolerationSeconds"]), msg) if {
-	input.kind == "DaemonSet" # OPA's rule index skips the rule for other kinds
-	k8s.is_daemonset
-	spec := k8s.pod_spec
-	some i, t in k8s.valid_tolerations
+report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "tolerationSeconds"]), msg) if {
+	some pod in k8s.pods
+	pod.daemonset
+	some i, t in pod.valid_tolerations
 	is_number(t.tolerationSeconds)
+	tol.daemonset_replacement(pod.spec, t) # the controller puts its own in place of t
 	condition := _conditions[t.key]
-	tol.daemonset_replacement(spec, t) # the controller puts its own in place of t
 	msg := sprintf("tolerationSeconds %v is ignored: the DaemonSet controller replaces this toleration with its own {key: %s, operator: Exists, effect: NoExecute}, which has no tolerationSeconds, %s", [
 		t.tolerationSeconds,
 		t.key,
-		_outcome(t.key, condition),
+		_outcome(pod, t.key, condition),
 	])
 }
 
-# _effective is the pod's toleration list as the controller creates it.
-_effective := tol.daemonset_pod_tolerations(k8s.pod_spec)
-
-# _created(j) is _effective[j] for an index j of the manifest's list,
-# without building the whole list.
-_created(j) := tol.daemonset_replacement(k8s.pod_spec, k8s.tolerations[j]) if {
-	tol.daemonset_replacement(k8s.pod_spec, k8s.tolerations[j])
-} else := k8s.tolerations[j]
+# _created(pod, j) is the toleration at index j of the pod's list as the
+# controller creates it (tol.daemonset_pod_tolerations), without building
+# the whole list.
+_created(pod, j) := tol.daemonset_replacement(pod.spec, pod.tolerations[j]) if {
+	tol.daemonset_replacement(pod.spec, pod.tolerations[j])
+} else := pod.tolerations[j]
 
 # The taint-eviction controller uses the first toleration (in list order)
 # that tolerates the node's taint; its tolerationSeconds decides. A
-# replacement tolerates exactly what the toleration it replaces does, and
-# the reported toleration is replaced, so the first match is among the
-# manifest's own tolerations: only when none matches are the controller's
-# appended ones searched.
-_first_match(key) := j if {
-	j := min({j |
-		some j, t in k8s.tolerations
-		tol.tolerates(t, {"key": key, "effect": "NoExecute"})
-	})
-} else := min({j |
-	some j, t in _effective
+# replacement keeps its place in the list and tolerates exactly what the
+# toleration it replaces does, and the controller's other tolerations come
+# after the manifest's: since the reported toleration itself matches, the
+# first match is among the manifest's own tolerations.
+_first_match(pod, key) := min({j |
+	some j, t in pod.tolerations
 	tol.tolerates(t, {"key": key, "effect": "NoExecute"})
 })
 
-_outcome(key, condition) := sprintf("so eviction from %s nodes follows tolerations[%d] (tolerationSeconds %v) instead; remove this tolerationSeconds", [condition, j, seconds]) if {
-	j := _first_match(key)
-	seconds := _seconds(_created(j))
+_outcome(pod, key, condition) := sprintf("so eviction from %s nodes follows tolerations[%d] (tolerationSeconds %v) instead; remove this tolerationSeconds", [condition, j, seconds]) if {
+	j := _first_match(pod, key)
+	seconds := _seconds(_created(pod, j))
 	seconds != null
-} else := sprintf("so daemonset pods are never evicted from %s nodes; remove tolerationSeconds (or, to keep a timeout, write this toleration with operator Equal and no value: the controller keeps that one)", [condition]) if {
-	_first_match(key)
-}
+} else := sprintf("so daemonset pods are never evicted from %s nodes; remove tolerationSeconds (or, to keep a timeout, write this toleration with operator Equal and no value: the controller keeps that one)", [condition])
 
 # A list entry that is not a mapping decodes as the empty toleration.
 _seconds(t) := seconds if {
 	is_object(t)
 	seconds := object.get(t, "tolerationSeconds", null)
 } else := null
-
-_list(x) := x if is_array(x)
-
-_list(x) := [] if not is_array(x)

@@ -1,6 +1,8 @@
 # tolerationSeconds on a not-ready/unreachable toleration that the DaemonSet
 # controller replaces (reference §5.1, §2.3).
-package dslint.rules["ignored-toleration-seconds"]
+package dslint.rules["ignored-toleration-seconds_test"]
+
+import data.dslint.rules["ignored-toleration-seconds"] as rule
 
 _nr := "node.kubernetes.io/not-ready"
 
@@ -26,85 +28,106 @@ _sp(i) := ["spec", "template", "spec", "tolerations", i, "tolerationSeconds"]
 # _timed(key, op, secs) is a NoExecute toleration of key with tolerationSeconds.
 _timed(key, op, secs) := {"key": key, "operator": op, "effect": "NoExecute", "tolerationSeconds": secs}
 
-_one(r, path) := f.message if {
-	count(r) == 1
-	some f in r
-	f.path == path
-	not "severity" in object.keys(f)
-}
+_condition := {_nr: "not-ready", _ur: "unreachable"}
 
-_silent(obj) if count(report) == 0 with input as obj
+# _ignored(secs, key, outcome) is the message for a timeout of key that the
+# controller drops, with what happens instead.
+_ignored(secs, key, outcome) := sprintf("tolerationSeconds %v is ignored: the DaemonSet controller replaces this toleration with its own {key: %s, operator: Exists, effect: NoExecute}, which has no tolerationSeconds, %s", [secs, key, outcome])
+
+_never(key) := sprintf("so daemonset pods are never evicted from %s nodes; remove tolerationSeconds (or, to keep a timeout, write this toleration with operator Equal and no value: the controller keeps that one)", [_condition[key]])
+
+_follows(key, j, secs) := sprintf("so eviction from %s nodes follows tolerations[%d] (tolerationSeconds %v) instead; remove this tolerationSeconds", [_condition[key], j, secs])
+
+# _never_evicted(i, secs, key) is the finding for toleration i whose timeout
+# is dropped, with nothing else to evict the pods.
+_never_evicted(i, secs, key) := {"path": _sp(i), "message": _ignored(secs, key, _never(key))}
+
+_silent(obj) if rule.report == set() with input as obj
 
 # --- fires --------------------------------------------------------------------------
 
 test_not_ready_exists_with_seconds if {
-	msg := _one(report, _sp(0)) with input as _tols([_timed(_nr, "Exists", 300)])
-	contains(msg, "tolerationSeconds 300 is ignored: the DaemonSet controller replaces this toleration with its own {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute}, which has no tolerationSeconds")
-	contains(msg, "so daemonset pods are never evicted from not-ready nodes; remove tolerationSeconds")
-	contains(msg, "write this toleration with operator Equal and no value")
+	rule.report == {{
+		"path": _sp(0),
+		"message": "tolerationSeconds 300 is ignored: the DaemonSet controller replaces this toleration with its own {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute}, which has no tolerationSeconds, so daemonset pods are never evicted from not-ready nodes; remove tolerationSeconds (or, to keep a timeout, write this toleration with operator Equal and no value: the controller keeps that one)",
+	}} with input as _tols([_timed(_nr, "Exists", 300)])
 }
 
 test_unreachable_exists_with_seconds if {
-	msg := _one(report, _sp(0)) with input as _tols([_timed(_ur, "Exists", 60)])
-	contains(msg, "tolerationSeconds 60 is ignored")
-	contains(msg, "{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute}")
-	contains(msg, "never evicted from unreachable nodes")
+	rule.report == {_never_evicted(0, 60, _ur)} with input as _tols([_timed(_ur, "Exists", 60)])
 }
 
 test_zero_and_negative_seconds if {
-	msg := _one(report, _sp(0)) with input as _tols([_timed(_nr, "Exists", 0)])
-	contains(msg, "tolerationSeconds 0 is ignored")
-	_one(report, _sp(0)) with input as _tols([_timed(_ur, "Exists", -1)])
+	rule.report == {_never_evicted(0, 0, _nr)} with input as _tols([_timed(_nr, "Exists", 0)])
+	rule.report == {_never_evicted(0, -1, _ur)} with input as _tols([_timed(_ur, "Exists", -1)])
 }
 
 test_both_conditions if {
-	r := report with input as _tols([
+	rule.report == {_never_evicted(1, 300, _nr), _never_evicted(2, 300, _ur)} with input as _tols([
 		{"key": "node-role.kubernetes.io/control-plane", "operator": "Exists", "effect": "NoSchedule"},
 		_timed(_nr, "Exists", 300),
 		_timed(_ur, "Exists", 300),
 	])
-	{f.path | some f in r} == {_sp(1), _sp(2)}
 }
 
 test_explicit_empty_value_is_replaced if {
-	_one(report, _sp(0)) with input as _tols([object.union(_timed(_nr, "Exists", 30), {"value": ""})])
+	rule.report == {_never_evicted(0, 30, _nr)} with input as _tols([object.union(_timed(_nr, "Exists", 30), {"value": ""})])
 }
 
 test_extensions_v1beta1 if {
-	_one(report, _sp(0)) with input as object.union(_tols([_timed(_nr, "Exists", 30)]), {"apiVersion": "extensions/v1beta1"})
+	rule.report == {_never_evicted(0, 30, _nr)} with input as object.union(_tols([_timed(_nr, "Exists", 30)]), {"apiVersion": "extensions/v1beta1"})
 }
 
 # Every matching toleration is replaced, each timeout is lost.
 test_duplicates_both_replaced if {
-	r := report with input as _tols([_timed(_nr, "Exists", 30), _timed(_nr, "Exists", 60)])
-	{f.path | some f in r} == {_sp(0), _sp(1)}
+	rule.report == {_never_evicted(0, 30, _nr), _never_evicted(1, 60, _nr)} with input as _tols([_timed(_nr, "Exists", 30), _timed(_nr, "Exists", 60)])
 }
 
 # An earlier kept toleration with a timeout decides eviction: say so.
 test_earlier_equal_toleration_decides if {
-	msg := _one(report, _sp(1)) with input as _tols([_timed(_nr, "Equal", 30), _timed(_nr, "Exists", 60)])
-	contains(msg, "tolerationSeconds 60 is ignored")
-	contains(msg, "so eviction from not-ready nodes follows tolerations[0] (tolerationSeconds 30) instead; remove this tolerationSeconds")
+	rule.report == {{
+		"path": _sp(1),
+		"message": "tolerationSeconds 60 is ignored: the DaemonSet controller replaces this toleration with its own {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute}, which has no tolerationSeconds, so eviction from not-ready nodes follows tolerations[0] (tolerationSeconds 30) instead; remove this tolerationSeconds",
+	}} with input as _tols([_timed(_nr, "Equal", 30), _timed(_nr, "Exists", 60)])
 }
 
 test_earlier_wildcard_with_seconds_decides if {
-	msg := _one(report, _sp(1)) with input as _tols([
+	rule.report == {{"path": _sp(1), "message": _ignored(60, _ur, _follows(_ur, 0, 10))}} with input as _tols([
 		{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 10},
 		_timed(_ur, "Exists", 60),
 	])
-	contains(msg, "follows tolerations[0] (tolerationSeconds 10)")
 }
 
 # A later kept toleration does not decide: the replaced one comes first.
 test_later_equal_toleration_does_not_decide if {
-	msg := _one(report, _sp(0)) with input as _tols([_timed(_nr, "Exists", 60), _timed(_nr, "Equal", 30)])
-	contains(msg, "never evicted from not-ready nodes")
+	rule.report == {_never_evicted(0, 60, _nr)} with input as _tols([_timed(_nr, "Exists", 60), _timed(_nr, "Equal", 30)])
 }
 
 # An earlier wildcard without tolerationSeconds tolerates forever anyway.
 test_earlier_wildcard_forever if {
-	msg := _one(report, _sp(2)) with input as _tols([null, {"operator": "Exists"}, _timed(_nr, "Exists", 60)])
-	contains(msg, "never evicted")
+	rule.report == {_never_evicted(2, 60, _nr)} with input as _tols([null, {"operator": "Exists"}, _timed(_nr, "Exists", 60)])
+}
+
+# A list entry that is not a mapping is the empty toleration, which matches
+# the valueless not-ready taint first, without a timeout.
+test_earlier_entry_that_is_not_a_mapping_decides_forever if {
+	rule.report == {_never_evicted(1, 300, _nr)} with input as _tols(["not a mapping", _timed(_nr, "Exists", 300)])
+}
+
+# Only the tolerations that match decide: a keyed one for another taint
+# does not, whatever its place.
+test_earlier_toleration_of_another_key_does_not_decide if {
+	rule.report == {_never_evicted(1, 300, _nr)} with input as _tols([_timed(_ur, "Equal", 5), _timed(_nr, "Exists", 300)])
+	rule.report == {_never_evicted(0, 300, _nr), {"path": _sp(3), "message": _ignored(20, _ur, _follows(_ur, 2, 5))}} with input as _tols([
+		_timed(_nr, "Exists", 300),
+		{"key": "a", "operator": "Exists"},
+		_timed(_ur, "Equal", 5),
+		_timed(_ur, "Exists", 20),
+	])
+}
+
+test_earlier_equal_toleration_without_seconds_decides_forever if {
+	rule.report == {_never_evicted(1, 60, _nr)} with input as _tols([{"key": _nr, "operator": "Equal", "effect": "NoExecute"}, _timed(_nr, "Exists", 60)])
 }
 
 # --- silent ---------------------------------------------------------------------------
@@ -115,17 +138,6 @@ test_earlier_wildcard_forever if {
 test_equal_operator_keeps_its_seconds if {
 	_silent(_tols([_timed(_nr, "Equal", 300)]))
 	_silent(_tols([{"key": _ur, "effect": "NoExecute", "tolerationSeconds": 300}]))
-	_first_match(_nr) == 0 with input as _tols([_timed(_nr, "Equal", 300)])
-	_effective[0].tolerationSeconds == 300 with input as _tols([_timed(_nr, "Equal", 300)])
-}
-
-# The controller's own tolerations are appended after the manifest's.
-test_effective_list_order if {
-	eff := _effective with input as _tols([_timed(_nr, "Exists", 300), {"key": "a", "operator": "Exists"}])
-	eff[0] == {"key": _nr, "operator": "Exists", "effect": "NoExecute"}
-	eff[1] == {"key": "a", "operator": "Exists"}
-	eff[2].key == _ur
-	count(eff) == 7
 }
 
 test_without_seconds_silent if {
@@ -157,36 +169,31 @@ test_not_a_daemonset_silent if {
 	_silent({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"tolerations": [_timed(_nr, "Exists", 300)]}})
 }
 
-# _first_match is the index in _effective; without a matching toleration of
-# its own, the pod's first match is one the controller appends.
-test_first_match_among_appended_tolerations if {
-	obj := _tols([_timed(_nr, "Exists", 300), {"key": "a", "operator": "Exists"}])
-	_first_match(_nr) == 0 with input as obj
-	_first_match(_ur) == 2 with input as obj
-	_first_match(_ur) == 0 with input as _tols([{"operator": "Exists"}])
-	_first_match(_nr) == 1 with input as _tols([{"key": "a"}, _timed(_nr, "Exists", 300)])
-	_first_match(_nr) == 0 with input as _tols(["not a mapping", _timed(_nr, "Exists", 300)]) # the empty toleration
-}
-
-# _created(j) is _effective[j] for the manifest's own indexes.
-test_created_is_the_effective_entry if {
-	every ts in [
-		[_timed(_nr, "Exists", 300), {"key": "a", "operator": "Exists"}, null, _timed(_ur, "Equal", 5)],
-		[_timed(_nr, "Exists", 300), _timed(_nr, "Exists", 30), {"key": _nr, "operator": "Exists", "effect": "NoExecute", "value": "x"}],
-	] {
-		every j, _ in ts {
-			_created(j) == _effective[j] with input as _tols(ts)
-		}
-	}
-}
-
 # Not-ready and unreachable only: the other tolerations the controller
 # replaces keep nothing worth reporting here.
 test_other_replaced_tolerations_with_seconds_silent if {
 	_silent(_tols([{"key": "node.kubernetes.io/memory-pressure", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5}]))
 }
 
-test_earlier_equal_toleration_without_seconds_decides_forever if {
-	msg := _one(report, _sp(1)) with input as _tols([{"key": _nr, "operator": "Equal", "effect": "NoExecute"}, _timed(_nr, "Exists", 60)])
-	contains(msg, "never evicted from not-ready nodes")
+# Custom resources make no DaemonSet pods: their timeouts work, whatever
+# their pod templates say.
+test_custom_resources_silent if {
+	_silent({
+		"apiVersion": "ray.io/v1",
+		"kind": "RayCluster",
+		"metadata": {"name": "ray"},
+		"spec": {"workerGroupSpecs": [{"template": {"spec": {
+			"containers": [{"name": "ray", "image": "ray:2"}],
+			"tolerations": [_timed(_nr, "Exists", 300)],
+		}}}]},
+	})
+	_silent({
+		"apiVersion": "jobset.x-k8s.io/v1alpha2",
+		"kind": "JobSet",
+		"metadata": {"name": "js"},
+		"spec": {"replicatedJobs": [{"name": "w", "template": {"spec": {"template": {"spec": {
+			"containers": [{"name": "w", "image": "w:1"}],
+			"tolerations": [_timed(_nr, "Exists", 300)],
+		}}}}}]},
+	})
 }

@@ -1,6 +1,8 @@
 # Every row of ValidateTolerations (reference §4.1), wrong types, and the
-# pod spec path of every workload kind.
-package dslint.rules["invalid-toleration"]
+# pod spec path of every workload kind and of custom resources' pods.
+package dslint.rules["invalid-toleration_test"]
+
+import data.dslint.rules["invalid-toleration"] as rule
 
 _pod(tols) := {
 	"apiVersion": "v1",
@@ -20,256 +22,309 @@ _gate_off := {"featureGates": {"TaintTolerationComparisonOperators": false}}
 
 # _findings(tol) is the report for a Pod with that one toleration.
 _findings(tol) := r if {
-	r := report with input as _pod([tol])
+	r := rule.report with input as _pod([tol])
 }
 
+# _findings_gate_on(tol) is _findings(tol) with the comparison operators
+# gate on.
 _findings_gate_on(tol) := r if {
-	r := report with input as _pod([tol]) with data.dslint.config as _gate_on
+	r := _findings(tol) with data.dslint.config as _gate_on
 }
 
-_paths(r) := {f.path | some f in r}
-
+# _p(field) is the path of a field of the Pod's first toleration.
 _p(field) := ["spec", "tolerations", 0, field]
 
-# _one(r, path) is the message of r's only finding, which must be at path.
-_one(r, path) := f.message if {
-	count(r) == 1
-	some f in r
-	f.path == path
-	not "severity" in object.keys(f)
-}
+_key_message := "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+
+_value_message := "must be empty or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 
 # --- operator ------------------------------------------------------------------
 
 test_unknown_operator if {
-	msg := _one(_findings({"key": "dedicated", "operator": "Foo", "value": "gpu"}), _p("operator"))
-	contains(msg, "toleration operator \"Foo\" is not supported")
-	contains(msg, "use \"Equal\" or \"Exists\"")
-	not contains(msg, "did you mean")
+	_findings({"key": "dedicated", "operator": "Foo", "value": "gpu"}) == {{
+		"path": _p("operator"),
+		"message": "toleration operator \"Foo\" is not supported: use \"Equal\" or \"Exists\"",
+	}}
 }
 
 test_lowercase_exists_with_hint if {
-	msg := _one(_findings({"key": "nvidia.com/gpu", "operator": "exists", "effect": "NoSchedule"}), _p("operator"))
-	contains(msg, "\"exists\"")
-	contains(msg, "(did you mean \"Exists\"?)")
+	_findings({"key": "nvidia.com/gpu", "operator": "exists", "effect": "NoSchedule"}) == {{
+		"path": _p("operator"),
+		"message": "toleration operator \"exists\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)",
+	}}
 }
 
 test_uppercase_equal_with_hint if {
-	msg := _one(_findings({"key": "dedicated", "operator": "EQUAL", "value": "gpu"}), _p("operator"))
-	contains(msg, "\"EQUAL\"")
-	contains(msg, "(did you mean \"Equal\"?)")
+	_findings({"key": "dedicated", "operator": "EQUAL", "value": "gpu"}) == {{
+		"path": _p("operator"),
+		"message": "toleration operator \"EQUAL\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Equal\"?)",
+	}}
 }
 
 # Upstream reports both: the empty key needs Exists, and "exists" is unknown.
 test_lowercase_exists_without_key_is_two_findings if {
-	r := _findings({"operator": "exists"})
-	count(r) == 2
-	_paths(r) == {_p("operator")}
-	some f1 in r
-	contains(f1.message, "did you mean \"Exists\"?")
-	some f2 in r
-	contains(f2.message, "empty key must use operator \"Exists\"")
-	contains(f2.message, "not \"exists\"")
+	_findings({"operator": "exists"}) == {
+		{
+			"path": _p("operator"),
+			"message": "toleration operator \"exists\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)",
+		},
+		{
+			"path": _p("operator"),
+			"message": "toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not \"exists\"",
+		},
+	}
 }
 
 test_unknown_operator_lists_lt_gt_with_gate_on if {
-	msg := _one(_findings_gate_on({"key": "a", "operator": "Ge", "value": "5"}), _p("operator"))
-	contains(msg, "use \"Equal\", \"Exists\", \"Lt\" or \"Gt\"")
+	_findings_gate_on({"key": "a", "operator": "Ge", "value": "5"}) == {{
+		"path": _p("operator"),
+		"message": "toleration operator \"Ge\" is not supported: use \"Equal\", \"Exists\", \"Lt\" or \"Gt\"",
+	}}
 }
 
 # An unknown operator skips the value checks, as upstream's switch does.
 test_unknown_operator_does_not_check_the_value if {
-	msg := _one(_findings({"key": "a", "operator": "In", "value": "has space"}), _p("operator"))
-	contains(msg, "\"In\"")
+	_findings({"key": "a", "operator": "In", "value": "has space"}) == {{
+		"path": _p("operator"),
+		"message": "toleration operator \"In\" is not supported: use \"Equal\" or \"Exists\"",
+	}}
 }
 
 # --- empty key -------------------------------------------------------------------
 
 test_empty_key_with_equal if {
-	msg := _one(_findings({"operator": "Equal", "value": "gpu", "effect": "NoSchedule"}), _p("operator"))
-	contains(msg, "empty key must use operator \"Exists\"")
-	contains(msg, "not \"Equal\"")
+	_findings({"operator": "Equal", "value": "gpu", "effect": "NoSchedule"}) == {{
+		"path": _p("operator"),
+		"message": "toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not \"Equal\"",
+	}}
 }
 
 test_explicit_empty_key_with_equal if {
-	msg := _one(_findings({"key": "", "operator": "Equal", "effect": "NoSchedule"}), _p("operator"))
-	contains(msg, "not \"Equal\"")
+	_findings({"key": "", "operator": "Equal", "effect": "NoSchedule"}) == {{
+		"path": _p("operator"),
+		"message": "toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not \"Equal\"",
+	}}
 }
 
 # No operator means Equal; the path names the absent operator (located at the
 # toleration itself).
 test_empty_key_without_operator if {
-	msg := _one(_findings({"effect": "NoSchedule"}), _p("operator"))
-	contains(msg, "not no operator (Equal)")
+	_findings({"effect": "NoSchedule"}) == {{
+		"path": _p("operator"),
+		"message": "toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not no operator (Equal)",
+	}}
 }
 
 test_all_empty_toleration_is_invalid if {
-	msg := _one(_findings({}), _p("operator"))
-	contains(msg, "empty key must use operator \"Exists\"")
+	_findings({}) == {{
+		"path": _p("operator"),
+		"message": "toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not no operator (Equal)",
+	}}
 }
 
 test_empty_key_with_exists_is_valid if {
-	count(_findings({"operator": "Exists"})) == 0
-	count(_findings({"key": "", "operator": "Exists"})) == 0
-	count(_findings({"operator": "Exists", "effect": "NoExecute"})) == 0
-	count(_findings({"operator": "Exists", "effect": "NoSchedule"})) == 0
+	_findings({"operator": "Exists"}) == set()
+	_findings({"key": "", "operator": "Exists"}) == set()
+	_findings({"operator": "Exists", "effect": "NoExecute"}) == set()
+	_findings({"operator": "Exists", "effect": "NoSchedule"}) == set()
 }
 
 # --- Exists with a value -----------------------------------------------------
 
 test_exists_with_value if {
-	msg := _one(_findings({"key": "nvidia.com/gpu", "operator": "Exists", "value": "true", "effect": "NoSchedule"}), _p("value"))
-	contains(msg, "toleration value \"true\" must be empty when operator is \"Exists\"")
+	_findings({"key": "nvidia.com/gpu", "operator": "Exists", "value": "true", "effect": "NoSchedule"}) == {{
+		"path": _p("value"),
+		"message": "toleration value \"true\" must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"",
+	}}
 }
 
 test_wildcard_exists_with_value if {
-	msg := _one(_findings({"operator": "Exists", "value": "gpu"}), _p("value"))
-	contains(msg, "\"gpu\"")
+	_findings({"operator": "Exists", "value": "gpu"}) == {{
+		"path": _p("value"),
+		"message": "toleration value \"gpu\" must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"",
+	}}
 }
 
 test_exists_with_empty_value_is_valid if {
-	count(_findings({"key": "a", "operator": "Exists", "value": ""})) == 0
+	_findings({"key": "a", "operator": "Exists", "value": ""}) == set()
 }
 
 # --- tolerationSeconds ----------------------------------------------------------
 
 test_toleration_seconds_with_noschedule_points_at_effect if {
-	msg := _one(_findings({"key": "dedicated", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 300}), _p("effect"))
-	contains(msg, "tolerationSeconds needs effect \"NoExecute\", not \"NoSchedule\"")
+	_findings({"key": "dedicated", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 300}) == {{
+		"path": _p("effect"),
+		"message": "tolerationSeconds needs effect \"NoExecute\", not \"NoSchedule\": only NoExecute taints evict pods",
+	}}
 }
 
 test_toleration_seconds_with_prefernoschedule if {
-	msg := _one(_findings({"key": "dedicated", "operator": "Exists", "effect": "PreferNoSchedule", "tolerationSeconds": 60}), _p("effect"))
-	contains(msg, "not \"PreferNoSchedule\"")
+	_findings({"key": "dedicated", "operator": "Exists", "effect": "PreferNoSchedule", "tolerationSeconds": 60}) == {{
+		"path": _p("effect"),
+		"message": "tolerationSeconds needs effect \"NoExecute\", not \"PreferNoSchedule\": only NoExecute taints evict pods",
+	}}
 }
 
 test_toleration_seconds_without_effect_points_at_toleration_seconds if {
-	msg := _one(_findings({"key": "dedicated", "operator": "Exists", "tolerationSeconds": 300}), _p("tolerationSeconds"))
-	contains(msg, "not no effect (all effects)")
+	_findings({"key": "dedicated", "operator": "Exists", "tolerationSeconds": 300}) == {{
+		"path": _p("tolerationSeconds"),
+		"message": "tolerationSeconds needs effect \"NoExecute\", not no effect (all effects): only NoExecute taints evict pods",
+	}}
 }
 
 test_toleration_seconds_with_noexecute_is_valid if {
-	count(_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300})) == 0
-	count(_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0})) == 0
-	count(_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": -10})) == 0
+	_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}) == set()
+	_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0}) == set()
+	_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": -10}) == set()
 }
 
 # tolerationSeconds: null decodes to a nil pointer: not set.
 test_null_toleration_seconds_is_not_set if {
-	count(_findings({"key": "dedicated", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": null})) == 0
+	_findings({"key": "dedicated", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": null}) == set()
 }
 
 # --- key ------------------------------------------------------------------------
 
 test_invalid_key if {
-	msg := _one(_findings({"key": "-bad", "operator": "Exists"}), _p("key"))
-	contains(msg, "toleration key \"-bad\" is not a valid label key")
-	contains(msg, "name part must consist of alphanumeric characters")
+	_findings({"key": "-bad", "operator": "Exists"}) == {{
+		"path": _p("key"),
+		"message": concat("", ["toleration key \"-bad\" is not a valid label key: ", _key_message]),
+	}}
 }
 
 test_key_with_two_slashes if {
-	msg := _one(_findings({"key": "example.com/gpu/a100", "operator": "Exists"}), _p("key"))
-	contains(msg, "more than one \"/\"")
+	_findings({"key": "example.com/gpu/a100", "operator": "Exists"}) == {{
+		"path": _p("key"),
+		"message": "toleration key \"example.com/gpu/a100\" is not a valid label key: must not contain more than one \"/\"",
+	}}
 }
 
 test_key_with_uppercase_prefix if {
-	msg := _one(_findings({"key": "Example.com/gpu", "operator": "Exists"}), _p("key"))
-	contains(msg, "prefix part must be a lowercase DNS subdomain")
+	_findings({"key": "Example.com/gpu", "operator": "Exists"}) == {{
+		"path": _p("key"),
+		"message": "toleration key \"Example.com/gpu\" is not a valid label key: prefix part must be a lowercase DNS subdomain: lowercase alphanumeric characters, '-' or '.', starting and ending with an alphanumeric character",
+	}}
 }
 
 test_key_with_empty_name if {
-	msg := _one(_findings({"key": "example.com/", "operator": "Exists"}), _p("key"))
-	contains(msg, "name part must be non-empty")
+	_findings({"key": "example.com/", "operator": "Exists"}) == {{
+		"path": _p("key"),
+		"message": "toleration key \"example.com/\" is not a valid label key: name part must be non-empty",
+	}}
 }
 
 # --- value for Equal --------------------------------------------------------------
 
 test_invalid_value_for_equal if {
-	msg := _one(_findings({"key": "dedicated", "operator": "Equal", "value": "has space", "effect": "NoSchedule"}), _p("value"))
-	contains(msg, "toleration value \"has space\" is not a valid label value")
+	_findings({"key": "dedicated", "operator": "Equal", "value": "has space", "effect": "NoSchedule"}) == {{
+		"path": _p("value"),
+		"message": concat("", ["toleration value \"has space\" is not a valid label value: ", _value_message]),
+	}}
 }
 
 test_invalid_value_without_operator if {
-	msg := _one(_findings({"key": "dedicated", "value": "gpu,cpu"}), _p("value"))
-	contains(msg, "\"gpu,cpu\"")
+	_findings({"key": "dedicated", "value": "gpu,cpu"}) == {{
+		"path": _p("value"),
+		"message": concat("", ["toleration value \"gpu,cpu\" is not a valid label value: ", _value_message]),
+	}}
 }
 
 test_too_long_value_for_equal if {
-	long := concat("", [x | some _ in numbers.range(1, 64); x := "v"])
-	msg := _one(_findings({"key": "dedicated", "operator": "Equal", "value": long}), _p("value"))
-	contains(msg, "must be no more than 63 characters")
+	long := _repeat("v", 64)
+	_findings({"key": "dedicated", "operator": "Equal", "value": long}) == {{
+		"path": _p("value"),
+		"message": sprintf("toleration value %q is not a valid label value: must be no more than 63 characters", [long]),
+	}}
 }
 
 # --- effect -------------------------------------------------------------------------
 
 test_unknown_effect if {
-	msg := _one(_findings({"key": "dedicated", "operator": "Exists", "effect": "Bogus"}), _p("effect"))
-	contains(msg, "toleration effect \"Bogus\" is not supported")
-	contains(msg, "use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\"")
-	not contains(msg, "did you mean")
+	_findings({"key": "dedicated", "operator": "Exists", "effect": "Bogus"}) == {{
+		"path": _p("effect"),
+		"message": "toleration effect \"Bogus\" is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\"",
+	}}
 }
 
 test_effect_in_wrong_case if {
-	msg := _one(_findings({"key": "dedicated", "operator": "Exists", "effect": "noschedule"}), _p("effect"))
-	contains(msg, "\"noschedule\"")
-	contains(msg, "(did you mean \"NoSchedule\"?)")
+	_findings({"key": "dedicated", "operator": "Exists", "effect": "noschedule"}) == {{
+		"path": _p("effect"),
+		"message": "toleration effect \"noschedule\" is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\" (did you mean \"NoSchedule\"?)",
+	}}
 }
 
 test_effect_in_upper_case if {
-	msg := _one(_findings({"key": "dedicated", "operator": "Exists", "effect": "NOEXECUTE"}), _p("effect"))
-	contains(msg, "(did you mean \"NoExecute\"?)")
+	_findings({"key": "dedicated", "operator": "Exists", "effect": "NOEXECUTE"}) == {{
+		"path": _p("effect"),
+		"message": "toleration effect \"NOEXECUTE\" is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\" (did you mean \"NoExecute\"?)",
+	}}
 }
 
 # --- Lt / Gt ------------------------------------------------------------------------
 
+_gate_message(op) := sprintf("toleration operator %q needs the TaintTolerationComparisonOperators feature gate (alpha, off by default): the API server rejects it and it matches no taint", [op])
+
 test_gt_with_gate_off if {
-	msg := _one(_findings({"key": "sla", "operator": "Gt", "value": "5", "effect": "NoSchedule"}), _p("operator"))
-	contains(msg, "toleration operator \"Gt\" needs the TaintTolerationComparisonOperators feature gate")
+	_findings({"key": "sla", "operator": "Gt", "value": "5", "effect": "NoSchedule"}) == {{
+		"path": _p("operator"),
+		"message": _gate_message("Gt"),
+	}}
 }
 
 test_lt_with_gate_explicitly_off if {
-	r := report with input as _pod([{"key": "sla", "operator": "Lt", "value": "5"}]) with data.dslint.config as _gate_off
-	msg := _one(r, _p("operator"))
-	contains(msg, "\"Lt\"")
+	r := rule.report with input as _pod([{"key": "sla", "operator": "Lt", "value": "5"}]) with data.dslint.config as _gate_off
+	r == {{"path": _p("operator"), "message": _gate_message("Lt")}}
 }
 
 # With the gate off upstream rejects the operator only; the value is not parsed.
 test_gt_with_gate_off_does_not_check_the_value if {
-	msg := _one(_findings({"key": "sla", "operator": "Gt", "value": "007"}), _p("operator"))
-	contains(msg, "feature gate")
+	_findings({"key": "sla", "operator": "Gt", "value": "007"}) == {{
+		"path": _p("operator"),
+		"message": _gate_message("Gt"),
+	}}
 }
 
 test_gt_with_gate_on_and_canonical_value_is_valid if {
-	count(_findings_gate_on({"key": "sla", "operator": "Gt", "value": "5", "effect": "NoSchedule"})) == 0
-	count(_findings_gate_on({"key": "sla", "operator": "Lt", "value": "0"})) == 0
-	count(_findings_gate_on({"key": "sla", "operator": "Lt", "value": "9223372036854775807"})) == 0
+	_findings_gate_on({"key": "sla", "operator": "Gt", "value": "5", "effect": "NoSchedule"}) == set()
+	_findings_gate_on({"key": "sla", "operator": "Lt", "value": "0"}) == set()
+	_findings_gate_on({"key": "sla", "operator": "Lt", "value": "9223372036854775807"}) == set()
 }
 
+_canonical_message(value, op) := sprintf("toleration value %q must be a decimal integer in canonical form (no leading zeros or \"+\", within int64) for operator %q", [value, op])
+
 test_gt_with_gate_on_and_leading_zeros if {
-	msg := _one(_findings_gate_on({"key": "sla", "operator": "Gt", "value": "007"}), _p("value"))
-	contains(msg, "toleration value \"007\" must be a decimal integer in canonical form")
-	contains(msg, "for operator \"Gt\"")
+	_findings_gate_on({"key": "sla", "operator": "Gt", "value": "007"}) == {{
+		"path": _p("value"),
+		"message": _canonical_message("007", "Gt"),
+	}}
 }
 
 test_lt_with_gate_on_and_plus_sign if {
-	msg := _one(_findings_gate_on({"key": "sla", "operator": "Lt", "value": "+5"}), _p("value"))
-	contains(msg, "\"+5\"")
-	contains(msg, "for operator \"Lt\"")
+	_findings_gate_on({"key": "sla", "operator": "Lt", "value": "+5"}) == {{
+		"path": _p("value"),
+		"message": _canonical_message("+5", "Lt"),
+	}}
 }
 
 test_gt_with_gate_on_and_value_beyond_int64 if {
-	msg := _one(_findings_gate_on({"key": "sla", "operator": "Gt", "value": "99999999999999999999"}), _p("value"))
-	contains(msg, "\"99999999999999999999\"")
+	_findings_gate_on({"key": "sla", "operator": "Gt", "value": "99999999999999999999"}) == {{
+		"path": _p("value"),
+		"message": _canonical_message("99999999999999999999", "Gt"),
+	}}
 }
 
 test_gt_with_gate_on_and_no_value if {
-	msg := _one(_findings_gate_on({"key": "sla", "operator": "Gt"}), _p("value"))
-	contains(msg, "toleration value \"\"")
+	_findings_gate_on({"key": "sla", "operator": "Gt"}) == {{
+		"path": _p("value"),
+		"message": _canonical_message("", "Gt"),
+	}}
 }
 
 test_gt_with_gate_on_and_empty_key if {
-	msg := _one(_findings_gate_on({"operator": "Gt", "value": "5"}), _p("operator"))
-	contains(msg, "empty key must use operator \"Exists\"")
+	_findings_gate_on({"operator": "Gt", "value": "5"}) == {{
+		"path": _p("operator"),
+		"message": "toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not \"Gt\"",
+	}}
 }
 
 # --- wrong types -----------------------------------------------------------------
@@ -277,47 +332,59 @@ test_gt_with_gate_on_and_empty_key if {
 # value: true is a YAML boolean; only the type is reported, not also an
 # invalid label value.
 test_boolean_value if {
-	msg := _one(_findings({"key": "nvidia.com/gpu", "operator": "Equal", "value": true, "effect": "NoSchedule"}), _p("value"))
-	contains(msg, "toleration value ⟦written:true⟧ is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")")
+	_findings({"key": "nvidia.com/gpu", "operator": "Equal", "value": true, "effect": "NoSchedule"}) == {{
+		"path": _p("value"),
+		"message": "toleration value ⟦written:true⟧ is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")",
+	}}
 }
 
 test_numeric_key if {
-	msg := _one(_findings({"key": 5, "operator": "Exists"}), _p("key"))
-	contains(msg, "toleration key ⟦written:5⟧ is not a string (YAML reads it as the number 5)")
+	_findings({"key": 5, "operator": "Exists"}) == {{
+		"path": _p("key"),
+		"message": "toleration key ⟦written:5⟧ is not a string (YAML reads it as the number 5); quote it (\"⟦written:5⟧\")",
+	}}
 }
 
 test_string_toleration_seconds if {
-	msg := _one(_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": "300"}), _p("tolerationSeconds"))
-	contains(msg, "tolerationSeconds \"300\" must be an integer number of seconds")
+	_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": "300"}) == {{
+		"path": _p("tolerationSeconds"),
+		"message": "tolerationSeconds \"300\" must be an integer number of seconds",
+	}}
 }
 
 test_fractional_toleration_seconds if {
-	msg := _one(_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 1.5}), _p("tolerationSeconds"))
-	contains(msg, "tolerationSeconds 1.5 must be an integer")
+	_findings({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 1.5}) == {{
+		"path": _p("tolerationSeconds"),
+		"message": "tolerationSeconds 1.5 must be an integer number of seconds",
+	}}
 }
 
 # A toleration written as a plain string or a list (a YAML slip) is one
 # finding, and evaluating it must not raise a builtin error (this test runner
 # raises them).
 test_non_object_toleration if {
-	msg := _one(_findings("node.kubernetes.io/not-ready"), ["spec", "tolerations", 0])
-	contains(msg, "toleration must be a mapping with key, operator, value and effect, not \"node.kubernetes.io/not-ready\"")
-	msg2 := _one(_findings(["a"]), ["spec", "tolerations", 0])
-	contains(msg2, "not [\"a\"]")
+	_findings("node.kubernetes.io/not-ready") == {{
+		"path": ["spec", "tolerations", 0],
+		"message": "toleration must be a mapping with key, operator, value and effect, not \"node.kubernetes.io/not-ready\"",
+	}}
+	_findings(["a"]) == {{
+		"path": ["spec", "tolerations", 0],
+		"message": "toleration must be a mapping with key, operator, value and effect, not [\"a\"]",
+	}}
 }
 
 # A YAML null (`value:` with nothing after it, `~`) decodes into an empty Go
 # string on the API server (encoding/json leaves a non-pointer field alone for
 # null), so the toleration is the same as one without the field.
 test_null_fields_mean_absent if {
-	count(_findings({"key": "pool", "operator": "Exists", "value": null, "effect": "NoSchedule"})) == 0
-	count(_findings({"key": "pool", "operator": null, "value": "x", "effect": null})) == 0
+	_findings({"key": "pool", "operator": "Exists", "value": null, "effect": "NoSchedule"}) == set()
+	_findings({"key": "pool", "operator": null, "value": "x", "effect": null}) == set()
 }
 
 # --- valid tolerations --------------------------------------------------------------
 
 test_valid_tolerations_produce_nothing if {
-	r := report with input as _pod([
+	r := rule.report with input as _pod([
 		{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
 		{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
 		{"key": "dedicated", "value": "gpu"},
@@ -326,47 +393,71 @@ test_valid_tolerations_produce_nothing if {
 		{"key": "example.com/GPU_type.v-1", "operator": "Exists"},
 		{"operator": "Exists"},
 	])
-	count(r) == 0
+	r == set()
 }
 
 test_no_tolerations_produce_nothing if {
-	count(report) == 0 with input as {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": []}}
-	count(report) == 0 with input as {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}
+	rule.report == set() with input as {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": []}}
+	rule.report == set() with input as {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}
 }
 
 # Each toleration is reported at its own index.
 test_findings_carry_the_toleration_index if {
-	r := report with input as _pod([
+	r := rule.report with input as _pod([
 		{"key": "ok", "operator": "Exists"},
 		{"key": "bad", "operator": "exists"},
 		{"key": "ok2", "operator": "Exists"},
 		{"key": "bad2", "operator": "Exists", "effect": "Bogus"},
 	])
-	_paths(r) == {["spec", "tolerations", 1, "operator"], ["spec", "tolerations", 3, "effect"]}
-	count(r) == 2
+	r == {
+		{
+			"path": ["spec", "tolerations", 1, "operator"],
+			"message": "toleration operator \"exists\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)",
+		},
+		{
+			"path": ["spec", "tolerations", 3, "effect"],
+			"message": "toleration effect \"Bogus\" is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\"",
+		},
+	}
 }
 
 # A toleration with several problems gets one finding per problem.
 test_several_problems_in_one_toleration if {
-	r := _findings({"key": "-bad", "operator": "Exists", "value": "v", "effect": "Bogus", "tolerationSeconds": 5})
-	_paths(r) == {_p("key"), _p("value"), _p("effect")}
-	count(r) == 4 # the effect path holds both the unknown effect and tolerationSeconds
+	_findings({"key": "-bad", "operator": "Exists", "value": "v", "effect": "Bogus", "tolerationSeconds": 5}) == {
+		{
+			"path": _p("key"),
+			"message": concat("", ["toleration key \"-bad\" is not a valid label key: ", _key_message]),
+		},
+		{
+			"path": _p("value"),
+			"message": "toleration value \"v\" must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"",
+		},
+		{
+			"path": _p("effect"),
+			"message": "toleration effect \"Bogus\" is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\"",
+		},
+		{
+			"path": _p("effect"),
+			"message": "tolerationSeconds needs effect \"NoExecute\", not \"Bogus\": only NoExecute taints evict pods",
+		},
+	}
 }
 
 # --- workload kinds -----------------------------------------------------------------
 
 _bad := [{"key": "gpu", "operator": "exists"}]
 
-_op_path(prefix) := array.concat(prefix, ["tolerations", 0, "operator"])
+_bad_message := "toleration operator \"exists\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)"
+
+# _bad_at(prefix) is the finding of _bad in the pod spec at prefix.
+_bad_at(prefix) := {{"path": array.concat(prefix, ["tolerations", 0, "operator"]), "message": _bad_message}}
 
 test_pod_path if {
-	r := report with input as _pod(_bad)
-	_one(r, _op_path(["spec"]))
+	rule.report == _bad_at(["spec"]) with input as _pod(_bad)
 }
 
 test_deployment_path if {
-	r := report with input as {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": {"template": _template(_bad)}}
-	_one(r, _op_path(["spec", "template", "spec"]))
+	rule.report == _bad_at(["spec", "template", "spec"]) with input as {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": {"template": _template(_bad)}}
 }
 
 test_statefulset_replicaset_job_replicationcontroller_paths if {
@@ -379,65 +470,122 @@ test_statefulset_replicaset_job_replicationcontroller_paths if {
 		{"apiVersion": "apps/v1beta2", "kind": "DaemonSet"},
 		{"apiVersion": "extensions/v1beta1", "kind": "Deployment"},
 	] {
-		r := report with input as object.union(obj, {"metadata": {"name": "x"}, "spec": {"template": _template(_bad)}})
-		_one(r, _op_path(["spec", "template", "spec"]))
+		r := rule.report with input as object.union(obj, {"metadata": {"name": "x"}, "spec": {"template": _template(_bad)}})
+		r == _bad_at(["spec", "template", "spec"])
 	}
 }
 
 test_extensions_v1beta1_daemonset_path if {
-	r := report with input as {"apiVersion": "extensions/v1beta1", "kind": "DaemonSet", "metadata": {"name": "ds"}, "spec": {"template": _template(_bad)}}
-	_one(r, _op_path(["spec", "template", "spec"]))
+	r := rule.report with input as {"apiVersion": "extensions/v1beta1", "kind": "DaemonSet", "metadata": {"name": "ds"}, "spec": {"template": _template(_bad)}}
+	r == _bad_at(["spec", "template", "spec"])
 }
 
 test_cronjob_path if {
-	r := report with input as {
+	r := rule.report with input as {
 		"apiVersion": "batch/v1",
 		"kind": "CronJob",
 		"metadata": {"name": "nightly"},
 		"spec": {"schedule": "0 3 * * *", "jobTemplate": {"spec": {"template": _template(_bad)}}},
 	}
-	_one(r, _op_path(["spec", "jobTemplate", "spec", "template", "spec"]))
+	r == _bad_at(["spec", "jobTemplate", "spec", "template", "spec"])
 }
 
 test_podtemplate_path if {
-	r := report with input as {"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "pt"}, "template": _template(_bad)}
-	_one(r, _op_path(["template", "spec"]))
+	r := rule.report with input as {"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "pt"}, "template": _template(_bad)}
+	r == _bad_at(["template", "spec"])
 }
 
 test_custom_resource_named_deployment_is_not_checked if {
-	count(report) == 0 with input as {"apiVersion": "example.com/v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": {"template": _template(_bad)}}
+	rule.report == set() with input as {"apiVersion": "example.com/v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": {"template": _template(_bad)}}
 }
 
 test_kinds_in_the_wrong_group_are_not_checked if {
-	count(report) == 0 with input as {"apiVersion": "apps/v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"tolerations": _bad}}
-	count(report) == 0 with input as {"apiVersion": "v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": {"template": _template(_bad)}}
-	count(report) == 0 with input as {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"tolerations": "x"}}
+	rule.report == set() with input as {"apiVersion": "apps/v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"tolerations": _bad}}
+	rule.report == set() with input as {"apiVersion": "v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": {"template": _template(_bad)}}
+	rule.report == set() with input as {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"tolerations": "x"}}
 }
 
-# --- the fast path for plainly valid lists ------------------------------------------
+# --- custom resources -----------------------------------------------------------------
+
+# Every pod template of a custom resource is checked, and each finding points
+# into the template it is in: here the second worker group of a RayCluster,
+# whose head and first worker group are fine.
+test_raycluster_worker_group if {
+	r := rule.report with input as {
+		"apiVersion": "ray.io/v1",
+		"kind": "RayCluster",
+		"metadata": {"name": "ray"},
+		"spec": {
+			"headGroupSpec": {"template": _template([{"key": "head", "operator": "Exists"}])},
+			"workerGroupSpecs": [
+				{"replicas": 2, "template": _template([])},
+				{"replicas": 4, "template": _template([{"key": "ok", "operator": "Exists"}, _bad[0]])},
+			],
+		},
+	}
+	r == {{
+		"path": ["spec", "workerGroupSpecs", 1, "template", "spec", "tolerations", 1, "operator"],
+		"message": _bad_message,
+	}}
+}
+
+test_pytorchjob_replica_specs if {
+	r := rule.report with input as {
+		"apiVersion": "kubeflow.org/v1",
+		"kind": "PyTorchJob",
+		"metadata": {"name": "train"},
+		"spec": {"pytorchReplicaSpecs": {
+			"Master": {"replicas": 1, "template": _template(_bad)},
+			"Worker": {"replicas": 8, "template": _template(_bad)},
+		}},
+	}
+	r == _bad_at(["spec", "pytorchReplicaSpecs", "Master", "template", "spec"]) | _bad_at(["spec", "pytorchReplicaSpecs", "Worker", "template", "spec"])
+}
+
+# A JobSet's pods are two templates deep: a Job template per replicated job.
+test_jobset_replicated_job if {
+	r := rule.report with input as {
+		"apiVersion": "jobset.x-k8s.io/v1alpha2",
+		"kind": "JobSet",
+		"metadata": {"name": "js"},
+		"spec": {"replicatedJobs": [
+			{"name": "driver", "replicas": 1, "template": {"spec": {"template": _template([])}}},
+			{"name": "workers", "replicas": 2, "template": {"spec": {"template": _template(_bad)}}},
+		]},
+	}
+	r == _bad_at(["spec", "replicatedJobs", 1, "template", "spec", "template", "spec"])
+}
+
+test_leaderworkerset_leader_and_worker if {
+	r := rule.report with input as {
+		"apiVersion": "leaderworkerset.x-k8s.io/v1",
+		"kind": "LeaderWorkerSet",
+		"metadata": {"name": "vllm"},
+		"spec": {"replicas": 2, "leaderWorkerTemplate": {
+			"leaderTemplate": _template([{"key": "gpu", "operator": "Exists", "value": "a100"}]),
+			"workerTemplate": _template(_bad),
+		}},
+	}
+	r == {
+		{
+			"path": ["spec", "leaderWorkerTemplate", "leaderTemplate", "spec", "tolerations", 0, "value"],
+			"message": "toleration value \"a100\" must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"",
+		},
+		{
+			"path": ["spec", "leaderWorkerTemplate", "workerTemplate", "spec", "tolerations", 0, "operator"],
+			"message": _bad_message,
+		},
+	}
+}
+
+# --- what the library vouches for ------------------------------------------------------
 
 _repeat(s, n) := concat("", [s | some _ in numbers.range(1, n)])
 
-# The common tolerations are vouched for by one check of the whole list.
-test_plain_lists_take_the_fast_path if {
-	not _any_suspect with input as _pod([])
-	not _any_suspect with input as _pod([
-		{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
-		{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
-		{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
-		{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
-		{"key": "dedicated", "value": "gpu"},
-		{"key": "spot", "value": "", "effect": "PreferNoSchedule"},
-		{"key": "example.com/GPU_type.v-1", "operator": "Exists"},
-		{"key": "pool", "operator": "Exists", "tolerationSeconds": null},
-		{"operator": "Exists"},
-		{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": -5},
-	])
-}
-
-# What the fast path cannot vouch for goes through the detailed checks, which
-# find nothing wrong with these.
-test_valid_tolerations_beyond_the_fast_path if {
+# Valid tolerations that the library's one-pattern check
+# (k8s.tolerations_plainly_valid) does not vouch for go through tol.valid one
+# by one, which finds nothing wrong with these.
+test_valid_tolerations_beyond_the_plain_pattern if {
 	tols := [
 		{"key": "a.b.c.d.e/x", "operator": "Exists"},
 		{"key": concat("/", [_repeat("p", 64), "x"]), "operator": "Exists"},
@@ -447,13 +595,14 @@ test_valid_tolerations_beyond_the_fast_path if {
 		{"key": "pool", "operator": "Exists", "unknownField": true},
 		{"key": "pool", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300.0},
 	]
-	some t in tols
-	_any_suspect with input as _pod([t])
-	count(_findings(t)) == 0
+	every t in tols {
+		_findings(t) == set()
+	}
 }
 
-# One bad toleration among plain ones is found, at its index.
-test_fast_path_does_not_hide_a_bad_toleration if {
+# One bad toleration among plainly valid ones is found, at its index, exactly
+# as when it is alone.
+test_plain_tolerations_do_not_hide_a_bad_one if {
 	plain := {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}
 	bad := [
 		[{"key": "dedicated", "operator": "Exists", "value": "gpu"}, "value"],
@@ -469,63 +618,22 @@ test_fast_path_does_not_hide_a_bad_toleration if {
 		[{"key": "dedicated", "operator": "Exists", "effect": "noSchedule"}, "effect"],
 		[{"key": "dedicated", "operator": "Exists", "effect": null, "tolerationSeconds": 300}, "tolerationSeconds"],
 	]
-	every b in bad {
-		r := report with input as _pod([plain, b[0], plain])
-		["spec", "tolerations", 1, b[1]] in _paths(r)
-		every f in r {
-			f.path[2] == 1
-		}
+	every case in bad {
+		[t, field] := case
+		alone := _findings(t)
+		some f in alone
+		f.path == _p(field)
+		among := rule.report with input as _pod([plain, t, plain])
+		among == {_at_index(g, 1) | some g in alone}
 	}
 }
 
-# The fast path vouches only for plainly valid tolerations: for each of these
-# near misses, either it leaves the toleration to the detailed checks or
-# the toleration is valid (tol.valid).
-test_fast_path_is_never_looser_than_valid if {
-	near := [
-		{"key": "a", "operator": "Exists", "value": null},
-		{"key": "a", "operator": "Equal", "value": null},
-		{"key": "a", "operator": null},
-		{"key": null, "operator": "Exists"},
-		{"key": "a", "operator": "Exists", "effect": null},
-		{"key": "a", "operator": "Exists", "effect": ""},
-		{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0},
-		{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": "300"},
-		{"key": "a", "operator": "Exists", "effect": "PreferNoSchedule", "tolerationSeconds": null},
-		{"key": "a", "operator": "Exists", "tolerationSeconds": 300},
-		{"key": "", "operator": "Exists", "value": ""},
-		{"key": "", "value": ""},
-		{"key": "a", "operator": "", "value": "x.y_z-1"},
-		{"key": "a", "operator": "Equal", "value": "-x"},
-		{"key": "a", "operator": "Equal", "value": "x_"},
-		{"key": "a", "operator": "Equal", "value": "a b"},
-		{"key": "A/b", "operator": "Exists"},
-		{"key": "a_b/c", "operator": "Exists"},
-		{"key": "a-/c", "operator": "Exists"},
-		{"key": "a.-b/c", "operator": "Exists"},
-		{"key": "a/.c", "operator": "Exists"},
-		{"key": "a/c.", "operator": "Exists"},
-		{"key": "/c", "operator": "Exists"},
-		{"key": "a/", "operator": "Exists"},
-		{"key": "a/b/c", "operator": "Exists"},
-		{"key": "A.b-C_d", "operator": "Exists"},
-		{"key": "1", "operator": "Exists"},
-		{"key": "a", "operator": "Exists", "value": "", "extra": 1},
-		{"key": "a", "operator": "exists"},
-		{"key": "a", "operator": "Gt", "value": "5"},
-		{"key": "a", "operator": "Exists", "effect": "noexecute"},
-	]
-	every t in near {
-		_left_to_the_detailed_checks_or_plain(t)
-	}
-}
+# _at_index(f) is finding f of a Pod's first toleration moved to index i.
+_at_index(f, i) := json.patch(f, [{"op": "replace", "path": "/path/2", "value": i}])
 
-_left_to_the_detailed_checks_or_plain(t) if _any_suspect with input as _pod([t])
-
-_left_to_the_detailed_checks_or_plain(t) if data.dslint.lib.tolerations.valid(t)
-
-# tol.valid, which other rules use to skip rejected tolerations, agrees with
-# the detailed checks: a toleration is valid exactly when they find nothing.
+# tol.valid, which the library uses to leave rejected tolerations out of a
+# pod's valid_tolerations, agrees with the detailed checks: a toleration is
+# valid exactly when they find nothing.
 test_valid_agrees_with_the_checks if {
 	tols := [
 		{"key": "a", "operator": "Exists", "value": null},
@@ -555,7 +663,7 @@ test_valid_agrees_with_the_checks if {
 
 _valid_iff_no_finding(t) if {
 	data.dslint.lib.tolerations.valid(t)
-	count(_findings(t)) == 0
+	_findings(t) == set()
 }
 
 _valid_iff_no_finding(t) if {

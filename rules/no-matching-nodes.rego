@@ -19,6 +19,7 @@
 #     description: Taints and Tolerations
 # custom:
 #   severity: error
+#   needs_inventory: true
 #   intent: |
 #     Fires, with a node inventory only (--nodes, nodes: or pools: in
 #     .dslint.yaml), when no node of the inventory passes a workload's node

@@ -3,12 +3,7 @@ package dslint.rules["no-matching-nodes_test"]
 import data.dslint.rules["no-matching-nodes"] as rule
 import data.dslint.test.inventory as testinv
 
-_pool(name, labels, taints) := {
-	"name": name,
-	"node": {"metadata": {"name": "", "labels": labels}, "spec": {"taints": taints}},
-	"nodes": [{"metadata": {"name": concat("-", [name, "1"]), "labels": labels}, "spec": {"taints": taints}}],
-	"varying": [],
-}
+_pool(name, labels, taints) := testinv.pool(name, labels, taints, [concat("-", [name, "1"])])
 
 _inventory := testinv.indexed({"pools": [
 	_pool("general", {"pool": "general"}, []),

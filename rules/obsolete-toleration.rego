@@ -159,42 +159,41 @@ _applied_effects := {
 
 # A renamed key whose current name the pod does not tolerate for the same
 # effects.
-report contains result.fail(_key_path(i), msg) if {
-	some i, t in k8s.valid_tolerations
+report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg) if {
+	some pod in k8s.pods
+	some i, t in pod.valid_tolerations
 	entry := _obsolete[t.key]
 	entry.current != ""
-	not _covered(_twins(t, entry.current), _pod_tolerations)
+	not _covered(_twins(t, entry.current), _pod_tolerations(pod))
 	msg := sprintf("toleration key %q is obsolete: %s, so this toleration matches no taint; use the new key", [t.key, entry.history])
 }
 
 # A renamed key in a DaemonSet whose controller tolerates the current key on
 # the pods' behalf: nothing fails, the toleration is dead.
-report contains result.with_severity(result.fail(_key_path(i), msg), "info") if {
-	some i, t in k8s.valid_tolerations
+report contains result.with_severity(result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg), "info") if {
+	some pod in k8s.pods
+	some i, t in pod.valid_tolerations
 	entry := _obsolete[t.key]
 	entry.current != ""
-	not _covered(_twins(t, entry.current), _own_tolerations)
-	_covered(_twins(t, entry.current), _pod_tolerations)
+	not _covered(_twins(t, entry.current), pod.tolerations)
+	_covered(_twins(t, entry.current), _pod_tolerations(pod))
 	msg := sprintf("toleration key %q is obsolete: %s, so this toleration matches no taint; the daemonset controller already tolerates %q on these pods, so remove it", [t.key, entry.history, entry.current])
 }
 
 # A key whose taint Kubernetes no longer applies at all.
-report contains result.fail(_key_path(i), msg) if {
-	some i, t in k8s.valid_tolerations
+report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg) if {
+	some pod in k8s.pods
+	some i, t in pod.valid_tolerations
 	entry := _obsolete[t.key]
 	entry.current == ""
 	msg := sprintf("toleration key %q is obsolete: %s, so this toleration matches no taint; no replacement exists, remove it", [t.key, entry.history])
 }
 
-_key_path(i) := array.concat(k8s.toleration_path(i), ["key"])
-
-_own_tolerations := [t | some t in k8s.tolerations]
-
-# _pod_tolerations are those the pods get: a DaemonSet's pods also carry the
-# ones its controller adds (tol.daemonset_pod_tolerations).
-_pod_tolerations := tol.daemonset_pod_tolerations(k8s.pod_spec) if k8s.is_daemonset
-
-_pod_tolerations := _own_tolerations if not k8s.is_daemonset
+# _pod_tolerations(pod) are those the pods get: a DaemonSet's pods also carry
+# the ones its controller adds (tol.daemonset_pod_tolerations).
+_pod_tolerations(pod) := tol.daemonset_pod_tolerations(pod.spec) if {
+	pod.daemonset
+} else := pod.tolerations
 
 # _twins(t, current) are the taints of the current key that t was written
 # for: those of t's effect, or every effect Kubernetes applies the key with

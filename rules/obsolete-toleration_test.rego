@@ -1,5 +1,7 @@
 # Tolerations of taint keys Kubernetes renamed or stopped applying.
-package dslint.rules["obsolete-toleration"]
+package dslint.rules["obsolete-toleration_test"]
+
+import data.dslint.rules["obsolete-toleration"] as rule
 
 _alpha_not_ready := "node.alpha.kubernetes.io/notReady"
 
@@ -46,30 +48,30 @@ _camel(old, new) := sprintf("toleration key %q is obsolete: it is the camelCase 
 
 _exists(key, effect) := {"key": key, "operator": "Exists", "effect": effect}
 
-_silent(obj) if count(report) == 0 with input as obj
+_silent(obj) if rule.report == set() with input as obj
 
 # --- renamed keys: fires ----------------------------------------------------------
 
 test_alpha_not_ready if {
-	report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _tols([_exists(_alpha_not_ready, "NoExecute")])
+	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _tols([_exists(_alpha_not_ready, "NoExecute")])
 }
 
 test_alpha_unreachable_among_others if {
-	report == {{"path": _key(1), "message": _renamed(_alpha_unreachable, _unreachable)}} with input as _tols([
+	rule.report == {{"path": _key(1), "message": _renamed(_alpha_unreachable, _unreachable)}} with input as _tols([
 		{"key": "dedicated", "value": "cache", "effect": "NoSchedule"},
 		{"key": _alpha_unreachable, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 3600},
 	])
 }
 
 test_camel_case_keys if {
-	report == {{"path": _key(0), "message": _camel("node.kubernetes.io/notReady", _not_ready)}} with input as _tols([_exists("node.kubernetes.io/notReady", "NoSchedule")])
-	report == {{"path": _key(0), "message": _camel("node.kubernetes.io/memoryPressure", "node.kubernetes.io/memory-pressure")}} with input as _tols([_exists("node.kubernetes.io/memoryPressure", "NoSchedule")])
-	report == {{"path": _key(0), "message": _camel("node.kubernetes.io/diskPressure", "node.kubernetes.io/disk-pressure")}} with input as _tols([_exists("node.kubernetes.io/diskPressure", "NoSchedule")])
-	report == {{"path": _key(0), "message": _camel("node.kubernetes.io/networkUnavailable", "node.kubernetes.io/network-unavailable")}} with input as _tols([_exists("node.kubernetes.io/networkUnavailable", "NoSchedule")])
+	rule.report == {{"path": _key(0), "message": _camel("node.kubernetes.io/notReady", _not_ready)}} with input as _tols([_exists("node.kubernetes.io/notReady", "NoSchedule")])
+	rule.report == {{"path": _key(0), "message": _camel("node.kubernetes.io/memoryPressure", "node.kubernetes.io/memory-pressure")}} with input as _tols([_exists("node.kubernetes.io/memoryPressure", "NoSchedule")])
+	rule.report == {{"path": _key(0), "message": _camel("node.kubernetes.io/diskPressure", "node.kubernetes.io/disk-pressure")}} with input as _tols([_exists("node.kubernetes.io/diskPressure", "NoSchedule")])
+	rule.report == {{"path": _key(0), "message": _camel("node.kubernetes.io/networkUnavailable", "node.kubernetes.io/network-unavailable")}} with input as _tols([_exists("node.kubernetes.io/networkUnavailable", "NoSchedule")])
 }
 
 test_two_obsolete_tolerations_two_findings if {
-	report == {
+	rule.report == {
 		{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)},
 		{"path": _key(1), "message": _renamed(_alpha_unreachable, _unreachable)},
 	} with input as _tols([_exists(_alpha_not_ready, "NoExecute"), _exists(_alpha_unreachable, "NoExecute")])
@@ -79,11 +81,11 @@ test_two_obsolete_tolerations_two_findings if {
 # stand in for NoExecute, and a toleration without an effect was meant for
 # both effects Kubernetes applies not-ready with.
 test_counterpart_of_other_effect_is_none if {
-	report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _tols([
+	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _tols([
 		_exists(_alpha_not_ready, "NoExecute"),
 		_exists(_not_ready, "NoSchedule"),
 	])
-	report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _tols([
+	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _tols([
 		{"key": _alpha_not_ready, "operator": "Exists"},
 		_exists(_not_ready, "NoExecute"),
 	])
@@ -91,20 +93,20 @@ test_counterpart_of_other_effect_is_none if {
 
 # Kubernetes' taints have no value: a valued counterpart matches none.
 test_valued_counterpart_is_none if {
-	report == {{"path": _key(0), "message": _renamed(_alpha_unreachable, _unreachable)}} with input as _tols([
+	rule.report == {{"path": _key(0), "message": _renamed(_alpha_unreachable, _unreachable)}} with input as _tols([
 		_exists(_alpha_unreachable, "NoExecute"),
 		{"key": _unreachable, "operator": "Equal", "value": "true", "effect": "NoExecute"},
 	])
 }
 
 test_pod_and_cronjob_paths if {
-	report == {{"path": ["spec", "tolerations", 0, "key"], "message": _renamed(_alpha_not_ready, _not_ready)}} with input as {
+	rule.report == {{"path": ["spec", "tolerations", 0, "key"], "message": _renamed(_alpha_not_ready, _not_ready)}} with input as {
 		"apiVersion": "v1",
 		"kind": "Pod",
 		"metadata": {"name": "p"},
 		"spec": {"containers": [{"name": "c", "image": "i:1"}], "tolerations": [_exists(_alpha_not_ready, "NoExecute")]},
 	}
-	report == {{"path": ["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0, "key"], "message": _renamed(_alpha_unreachable, _unreachable)}} with input as _cronjob({"tolerations": [_exists(_alpha_unreachable, "NoExecute")]})
+	rule.report == {{"path": ["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0, "key"], "message": _renamed(_alpha_unreachable, _unreachable)}} with input as _cronjob({"tolerations": [_exists(_alpha_unreachable, "NoExecute")]})
 }
 
 # --- renamed keys: silent -----------------------------------------------------------
@@ -165,7 +167,7 @@ test_malformed_tolerations_silent if {
 # The controller tolerates not-ready and unreachable NoExecute itself: the
 # old toleration is dead, not failing.
 test_daemonset_controller_covers_it_info if {
-	report == {{
+	rule.report == {{
 		"path": _key(0),
 		"message": "toleration key \"node.alpha.kubernetes.io/notReady\" is obsolete: Kubernetes renamed the taint to \"node.kubernetes.io/not-ready\" in 1.9, so this toleration matches no taint; the daemonset controller already tolerates \"node.kubernetes.io/not-ready\" on these pods, so remove it",
 		"severity": "info",
@@ -174,16 +176,19 @@ test_daemonset_controller_covers_it_info if {
 
 # Not NoSchedule, which CNI DaemonSets need on new nodes.
 test_daemonset_noschedule_warning if {
-	report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _ds({"tolerations": [_exists(_alpha_not_ready, "NoSchedule")]})
-	report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _ds({"tolerations": [{"key": _alpha_not_ready, "operator": "Exists"}]})
+	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _ds({"tolerations": [_exists(_alpha_not_ready, "NoSchedule")]})
+	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _ds({"tolerations": [{"key": _alpha_not_ready, "operator": "Exists"}]})
 }
 
 # network-unavailable only with hostNetwork.
 test_daemonset_network_unavailable if {
 	old := "node.kubernetes.io/networkUnavailable"
-	report == {{"path": _key(0), "message": _camel(old, "node.kubernetes.io/network-unavailable")}} with input as _ds({"tolerations": [_exists(old, "NoSchedule")]})
-	f := report with input as _ds({"hostNetwork": true, "tolerations": [_exists(old, "NoSchedule")]})
-	{x.severity | some x in f} == {"info"}
+	rule.report == {{"path": _key(0), "message": _camel(old, "node.kubernetes.io/network-unavailable")}} with input as _ds({"tolerations": [_exists(old, "NoSchedule")]})
+	rule.report == {{
+		"path": _key(0),
+		"message": "toleration key \"node.kubernetes.io/networkUnavailable\" is obsolete: it is the camelCase spelling of the 1.8 design, and Kubernetes taints nodes \"node.kubernetes.io/network-unavailable\", so this toleration matches no taint; the daemonset controller already tolerates \"node.kubernetes.io/network-unavailable\" on these pods, so remove it",
+		"severity": "info",
+	}} with input as _ds({"hostNetwork": true, "tolerations": [_exists(old, "NoSchedule")]})
 }
 
 test_daemonset_with_both_keys_silent if {
@@ -193,7 +198,7 @@ test_daemonset_with_both_keys_silent if {
 # --- keys with no replacement -------------------------------------------------------
 
 test_out_of_disk if {
-	report == {{
+	rule.report == {{
 		"path": _key(0),
 		"message": "toleration key \"node.kubernetes.io/out-of-disk\" is obsolete: Kubernetes no longer applies this taint (the kubelet stopped reporting the OutOfDisk node condition in 1.13), so this toleration matches no taint; no replacement exists, remove it",
 	}} with input as _tols([_exists("node.kubernetes.io/out-of-disk", "NoSchedule")])
@@ -201,8 +206,44 @@ test_out_of_disk if {
 
 # Whatever else the pod tolerates, and in a DaemonSet too.
 test_out_of_disk_camel_case_in_daemonset if {
-	report == {{
+	rule.report == {{
 		"path": _key(1),
 		"message": "toleration key \"node.kubernetes.io/outOfDisk\" is obsolete: it is the camelCase spelling of the 1.8 design of \"node.kubernetes.io/out-of-disk\", a taint Kubernetes no longer applies either (the kubelet stopped reporting the OutOfDisk node condition in 1.13), so this toleration matches no taint; no replacement exists, remove it",
 	}} with input as _ds({"tolerations": [{"operator": "Exists"}, _exists("node.kubernetes.io/outOfDisk", "NoSchedule")]})
+}
+
+# --- custom resources -----------------------------------------------------------------
+
+_worker(tols) := {"containers": [{"name": "w", "image": "trainer:1"}], "tolerations": tols}
+
+# Each pod template is judged with its own tolerations: the master's
+# counterpart does not cover the worker.
+test_pytorchjob_replica_specs if {
+	rule.report == {{
+		"path": ["spec", "pytorchReplicaSpecs", "Worker", "template", "spec", "tolerations", 0, "key"],
+		"message": _renamed(_alpha_unreachable, _unreachable),
+	}} with input as {
+		"apiVersion": "kubeflow.org/v1",
+		"kind": "PyTorchJob",
+		"metadata": {"name": "train"},
+		"spec": {"pytorchReplicaSpecs": {
+			"Master": {"replicas": 1, "template": {"spec": _worker([_exists(_alpha_unreachable, "NoExecute"), _exists(_unreachable, "NoExecute")])}},
+			"Worker": {"replicas": 4, "template": {"spec": _worker([_exists(_alpha_unreachable, "NoExecute")])}},
+		}},
+	}
+}
+
+test_jobset_replicated_job if {
+	rule.report == {{
+		"path": ["spec", "replicatedJobs", 0, "template", "spec", "template", "spec", "tolerations", 1, "key"],
+		"message": _renamed(_alpha_not_ready, _not_ready),
+	}} with input as {
+		"apiVersion": "jobset.x-k8s.io/v1alpha2",
+		"kind": "JobSet",
+		"metadata": {"name": "js"},
+		"spec": {"replicatedJobs": [{"name": "workers", "replicas": 2, "template": {"spec": {"template": {"spec": _worker([
+			{"key": "dedicated", "value": "train", "effect": "NoSchedule"},
+			_exists(_alpha_not_ready, "NoExecute"),
+		])}}}}]},
+	}
 }

@@ -8,7 +8,9 @@
 #   the node that breaks the limit: with more than 2,500,000 YAML nodes
 #   (some 10 to 20 MiB of YAML), nested more than 1,000 levels deep,
 #   expanded by aliases by more than 1,000,000 nodes (a "billion laughs"
-#   document), or holding an alias inside the node its own anchor names.
+#   document), or holding an alias inside the node its own anchor names;
+#   or, in a stream of documents larger than 32 MiB, a document of more
+#   than 32 MiB of text, at its first line.
 #   After 100 such documents the rest of a file is not read.
 #   This rule is raised by the parser, not by Rego: the package holds its
 #   metadata only.

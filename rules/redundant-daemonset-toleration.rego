@@ -74,13 +74,12 @@ import data.dslint.lib.k8s
 import data.dslint.lib.result
 import data.dslint.lib.tolerations as tol
 
-report contains result.fail(k8s.toleration_path(i), msg) if {
-	input.kind == "DaemonSet" # OPA's rule index skips the rule for other kinds
-	k8s.is_daemonset
-	spec := k8s.pod_spec
-	some i, t in k8s.valid_tolerations
-	auto := tol.daemonset_replacement(spec, t)
+report contains result.fail(k8s.pod_path(pod, ["tolerations", i]), msg) if {
+	some pod in k8s.pods
+	pod.daemonset
+	some i, t in pod.valid_tolerations
 	not _eviction_timeout(t)
+	auto := tol.daemonset_replacement(pod.spec, t)
 	msg := sprintf("toleration {key: %s, operator: Exists, effect: %s} is redundant: the DaemonSet controller adds this exact toleration to %s (and replaces this one with it); remove it", [
 		auto.key,
 		auto.effect,

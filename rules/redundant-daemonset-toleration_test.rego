@@ -1,6 +1,8 @@
 # Tolerations identical (MatchToleration) to the ones the DaemonSet
 # controller adds (reference §5.1).
-package dslint.rules["redundant-daemonset-toleration"]
+package dslint.rules["redundant-daemonset-toleration_test"]
+
+import data.dslint.rules["redundant-daemonset-toleration"] as rule
 
 _nr := "node.kubernetes.io/not-ready"
 
@@ -28,14 +30,14 @@ _tp(i) := ["spec", "template", "spec", "tolerations", i]
 
 _exists(key, effect) := {"key": key, "operator": "Exists", "effect": effect}
 
-_one(r, path) := f.message if {
-	count(r) == 1
-	some f in r
-	f.path == path
-	not "severity" in object.keys(f) # info, the rule's default
+# _redundant(i, key, effect) is the finding for toleration i, identical to
+# the one the controller adds to every DaemonSet pod.
+_redundant(i, key, effect) := {
+	"path": _tp(i),
+	"message": sprintf("toleration {key: %s, operator: Exists, effect: %s} is redundant: the DaemonSet controller adds this exact toleration to every daemonset pod (and replaces this one with it); remove it", [key, effect]),
 }
 
-_silent(obj) if count(report) == 0 with input as obj
+_silent(obj) if rule.report == set() with input as obj
 
 # --- fires --------------------------------------------------------------------------
 
@@ -48,45 +50,55 @@ test_each_always_added_toleration if {
 		"node.kubernetes.io/pid-pressure": "NoSchedule",
 		"node.kubernetes.io/unschedulable": "NoSchedule",
 	} {
-		msg := _one(report, _tp(0)) with input as _tols([_exists(key, effect)])
-		msg == sprintf("toleration {key: %s, operator: Exists, effect: %s} is redundant: the DaemonSet controller adds this exact toleration to every daemonset pod (and replaces this one with it); remove it", [key, effect])
+		rule.report == {_redundant(0, key, effect)} with input as _tols([_exists(key, effect)])
 	}
 }
 
 test_points_at_each_redundant_one if {
-	r := report with input as _tols([
+	rule.report == {
+		_redundant(1, "node.kubernetes.io/memory-pressure", "NoSchedule"),
+		_redundant(3, _ur, "NoExecute"),
+	} with input as _tols([
 		{"key": "node-role.kubernetes.io/control-plane", "operator": "Exists", "effect": "NoSchedule"},
 		_exists("node.kubernetes.io/memory-pressure", "NoSchedule"),
 		{"key": "nvidia.com/gpu", "operator": "Exists"},
 		_exists(_ur, "NoExecute"),
 	])
-	{f.path | some f in r} == {_tp(1), _tp(3)}
 }
 
 test_network_unavailable_with_host_network if {
-	msg := _one(report, _tp(0)) with input as _ds({"hostNetwork": true, "tolerations": [_exists(_net, "NoSchedule")]})
-	contains(msg, "{key: node.kubernetes.io/network-unavailable, operator: Exists, effect: NoSchedule} is redundant")
-	contains(msg, "adds this exact toleration to daemonset pods that use hostNetwork")
+	rule.report == {{
+		"path": _tp(0),
+		"message": "toleration {key: node.kubernetes.io/network-unavailable, operator: Exists, effect: NoSchedule} is redundant: the DaemonSet controller adds this exact toleration to daemonset pods that use hostNetwork (and replaces this one with it); remove it",
+	}} with input as _ds({"hostNetwork": true, "tolerations": [_exists(_net, "NoSchedule")]})
 }
 
 # An explicit empty value equals the controller's (empty) value.
 test_explicit_empty_value if {
-	_one(report, _tp(0)) with input as _tols([{"key": _nr, "operator": "Exists", "value": "", "effect": "NoExecute"}])
+	rule.report == {_redundant(0, _nr, "NoExecute")} with input as _tols([{"key": _nr, "operator": "Exists", "value": "", "effect": "NoExecute"}])
 }
 
 test_extensions_v1beta1 if {
 	obj := object.union(_tols([_exists("node.kubernetes.io/disk-pressure", "NoSchedule")]), {"apiVersion": "extensions/v1beta1"})
-	_one(report, _tp(0)) with input as obj
+	rule.report == {_redundant(0, "node.kubernetes.io/disk-pressure", "NoSchedule")} with input as obj
 }
 
 # tolerationSeconds on a NoSchedule toleration makes it invalid: the API
 # server rejects it, and invalid-toleration alone reports it.
 test_invalid_toleration_is_left_to_invalid_toleration if {
-	count(report) == 0 with input as _tols([object.union(_exists("node.kubernetes.io/pid-pressure", "NoSchedule"), {"tolerationSeconds": 60})])
+	_silent(_tols([object.union(_exists("node.kubernetes.io/pid-pressure", "NoSchedule"), {"tolerationSeconds": 60})]))
 }
 
 test_null_seconds_is_redundant if {
-	_one(report, _tp(0)) with input as _tols([object.union(_exists(_nr, "NoExecute"), {"tolerationSeconds": null})])
+	rule.report == {_redundant(0, _nr, "NoExecute")} with input as _tols([object.union(_exists(_nr, "NoExecute"), {"tolerationSeconds": null})])
+}
+
+test_every_identical_toleration_is_reported if {
+	rule.report == {_redundant(0, _nr, "NoExecute"), _redundant(2, _nr, "NoExecute")} with input as _tols([
+		_exists(_nr, "NoExecute"),
+		_exists("dedicated", "NoSchedule"),
+		_exists(_nr, "NoExecute"),
+	])
 }
 
 # --- silent ---------------------------------------------------------------------------
@@ -145,7 +157,25 @@ test_network_unavailable_with_host_network_not_a_boolean if {
 	_silent(_ds({"hostNetwork": "true", "tolerations": [_exists(_net, "NoSchedule")]}))
 }
 
-test_every_identical_toleration_is_reported if {
-	r := report with input as _tols([_exists(_nr, "NoExecute"), _exists("dedicated", "NoSchedule"), _exists(_nr, "NoExecute")])
-	{f.path | some f in r} == {_tp(0), _tp(2)}
+# Custom resources make no DaemonSet pods: no controller adds tolerations
+# to their pods.
+test_custom_resources_silent if {
+	_silent({
+		"apiVersion": "kubeflow.org/v1",
+		"kind": "PyTorchJob",
+		"metadata": {"name": "train"},
+		"spec": {"pytorchReplicaSpecs": {"Worker": {"template": {"spec": {
+			"containers": [{"name": "w", "image": "w:1"}],
+			"tolerations": [_exists(_nr, "NoExecute")],
+		}}}}},
+	})
+	_silent({
+		"apiVersion": "leaderworkerset.x-k8s.io/v1",
+		"kind": "LeaderWorkerSet",
+		"metadata": {"name": "lws"},
+		"spec": {"leaderWorkerTemplate": {"workerTemplate": {"spec": {
+			"containers": [{"name": "w", "image": "w:1"}],
+			"tolerations": [_exists(_nr, "NoExecute")],
+		}}}},
+	})
 }

@@ -93,20 +93,19 @@ _control_plane := "node-role.kubernetes.io/control-plane"
 
 _master := "node-role.kubernetes.io/master"
 
-# The taints kubeadm puts on control-plane nodes (reference §6): the
-# control-plane one since 1.24, the master one through 1.24.
 # With an inventory, no-matching-nodes places the pods exactly.
-report contains result.fail(_selector_path, msg) if {
-	count(_selected) > 0
+report contains result.fail(_selector_path(pod), msg) if {
 	not placement.has_inventory
-	nodes.node_name(k8s.pod_spec) == ""
-	missing := _untolerated
+	some pod in k8s.pods
+	selected := _selected(pod.spec)
+	count(selected) > 0
+	nodes.node_name(pod.spec) == ""
+	missing := _untolerated(pod, selected)
 	count(missing) > 0
-	msg := sprintf("%s %q selects control-plane nodes (%s) but does not tolerate %s: %s its pods stay Pending; add %s %s", [
-		k8s.kind_label,
-		k8s.name,
-		_selection,
-		concat(" and ", [_taint_and_note(t) | some t in missing]),
+	msg := sprintf("%s selects control-plane nodes (%s) but does not tolerate %s: %s its pods stay Pending; add %s %s", [
+		k8s.workload_label(pod),
+		_selection(pod),
+		concat(" and ", [_taint_and_note(pod, t) | some t in missing]),
 		_where(missing),
 		_noun(missing),
 		concat(" and ", [_toleration_to_add(t) | some t in missing]),
@@ -115,29 +114,27 @@ report contains result.fail(_selector_path, msg) if {
 
 # --- which nodes the pods select ---------------------------------------------------
 
-# _selected are the role labels the pods' node constraint requires: those
-# named in the nodeSelector, and those of required node affinity when every
-# term requires one (terms are ORed: one term without leaves other nodes).
-_selected contains key if {
-	selector := nodes.node_selector(k8s.pod_spec)
+# _selected(spec) are the role labels the pods' node constraint requires:
+# those named in the nodeSelector, and those of required node affinity when
+# every term requires one (terms are ORed: one term without leaves other
+# nodes). An expression that pins to a control-plane label is looked for
+# first: most terms name other labels, and then _affinity_pins is never
+# needed.
+_selected(spec) := {key |
 	some key in [_control_plane, _master]
-	_ = selector[key]
-}
-
-# An expression that pins to a control-plane label is looked for first:
-# most terms name other labels, and then _affinity_pins is never needed.
-_selected contains expr.key if {
-	some term in _terms
+	_ = spec.nodeSelector[key]
+} | {expr.key |
+	terms := spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
+	is_array(terms)
+	some term in terms
 	some expr in nodes.expressions(term)
 	_pins(expr)
-	_affinity_pins
+	_affinity_pins(terms)
 }
 
-_terms := nodes.required_terms(k8s.pod_spec)
-
-_affinity_pins if {
-	count(_terms) > 0
-	every term in _terms {
+_affinity_pins(terms) if {
+	count(terms) > 0
+	every term in terms {
 		_term_pins(term)
 	}
 }
@@ -154,30 +151,36 @@ _pins(expr) if {
 	expr.operator in {"In", "Exists"}
 }
 
-# _selector_path is the selector key that pins the pods: the nodeSelector's
-# control-plane key, else its master key, else the first pinning expression
-# of the first required term (_first_pinning_expression).
-_selector_path := array.concat(k8s.pod_spec_path, ["nodeSelector", _control_plane]) if {
-	_control_plane in object.keys(nodes.node_selector(k8s.pod_spec))
-} else := array.concat(k8s.pod_spec_path, ["nodeSelector", _master]) if {
-	_master in object.keys(nodes.node_selector(k8s.pod_spec))
-} else := array.concat(k8s.pod_spec_path, [
+# _selector_path(pod) is the selector key that pins the pods: the
+# nodeSelector's control-plane key, else its master key, else the first
+# pinning expression of the first required term
+# (_first_pinning_expression).
+_selector_path(pod) := k8s.pod_path(pod, ["nodeSelector", _control_plane]) if {
+	_control_plane in object.keys(nodes.node_selector(pod.spec))
+} else := k8s.pod_path(pod, ["nodeSelector", _master]) if {
+	_master in object.keys(nodes.node_selector(pod.spec))
+} else := k8s.pod_path(pod, [
 	"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
-	"nodeSelectorTerms", 0, "matchExpressions", _first_pinning_expression, "key",
+	"nodeSelectorTerms", 0, "matchExpressions", _first_pinning_expression(terms), "key",
 ]) if {
-	_affinity_pins
+	terms := nodes.required_terms(pod.spec)
+	_affinity_pins(terms)
 }
 
-# _first_pinning_expression is the index of the first term's expression on
-# the control-plane label, else of its first on the master label.
-_first_pinning_expression := min(js) if {
-	js := {j | some j, e in nodes.expressions(_terms[0]); _pins(e); e.key == _control_plane}
+# _first_pinning_expression(terms) is the index of the first term's
+# expression on the control-plane label, else of its first on the master
+# label.
+_first_pinning_expression(terms) := min(js) if {
+	js := {j | some j, e in nodes.expressions(terms[0]); _pins(e); e.key == _control_plane}
 	count(js) > 0
-} else := min({j | some j, e in nodes.expressions(_terms[0]); _pins(e)})
+} else := min({j | some j, e in nodes.expressions(terms[0]); _pins(e)})
 
-_selection := sprintf("nodeSelector %q", [_selector_path[count(_selector_path) - 1]]) if {
-	"nodeSelector" in _selector_path
-} else := sprintf("required node affinity on %q", [nodes.expressions(_terms[0])[_first_pinning_expression].key])
+_selection(pod) := sprintf("nodeSelector %q", [path[count(path) - 1]]) if {
+	path := _selector_path(pod)
+	"nodeSelector" in path
+} else := sprintf("required node affinity on %q", [nodes.expressions(terms[0])[_first_pinning_expression(terms)].key]) if {
+	terms := nodes.required_terms(pod.spec)
+}
 
 # --- which taints they must tolerate -----------------------------------------------
 
@@ -191,27 +194,27 @@ _selection := sprintf("nodeSelector %q", [_selector_path[count(_selector_path) -
 # carry the control-plane taint, and distributions that keep the master
 # label (OpenShift) keep the master taint: a master selector never asks for
 # the control-plane toleration.
-_needed := tol.control_plane_taints if {
-	_control_plane in _selected
+_needed(selected) := tol.control_plane_taints if {
+	_control_plane in selected
 } else := [tol.master_taint] if {
 	settings.kubernetes_minor < 25
 } else := []
 
-_untolerated := [t |
-	count(_selected) > 0
-	some t in _needed
-	not tol.tolerated(_pod_tolerations, t)
+_untolerated(pod, selected) := [t |
+	some t in _needed(selected)
+	not tol.tolerated(_pod_tolerations(pod), t)
 ]
 
-# _pod_tolerations are those the pods get: a DaemonSet's pods also carry the
-# ones its controller adds, none of which is for a control-plane taint.
-_pod_tolerations := tol.daemonset_pod_tolerations(k8s.pod_spec) if k8s.is_daemonset
-
-_pod_tolerations := [t | some t in k8s.tolerations] if not k8s.is_daemonset
+# _pod_tolerations(pod) are those the pods get: a DaemonSet's pods also
+# carry the ones its controller adds, none of which is for a control-plane
+# taint.
+_pod_tolerations(pod) := tol.daemonset_pod_tolerations(pod.spec) if {
+	pod.daemonset
+} else := pod.tolerations
 
 # --- the message -------------------------------------------------------------------
 
-_taint_and_note(taint) := sprintf("the taint %q%s", [tol.string_of_taint(taint), _near_miss(taint)])
+_taint_and_note(pod, taint) := sprintf("the taint %q%s", [tol.string_of_taint(taint), _near_miss(pod, taint)])
 
 _where([taint]) := "wherever control-plane nodes carry it (kubeadm, most distributions)" if {
 	taint.key == _control_plane
@@ -225,14 +228,15 @@ _noun(missing) := "the tolerations" if count(missing) > 1
 
 _toleration_to_add(taint) := sprintf("{key: %s, operator: Exists, effect: NoSchedule}", [taint.key])
 
-# _near_miss(taint) explains why a toleration written for the taint's key
+# _near_miss(pod, taint) explains why a toleration written for the taint's key
 # does not tolerate it, "" when the pods have none.
-_near_miss(taint) := sprintf(" (its toleration of %q %s)", [taint.key, _why_not(_near_misses(taint)[0])]) if {
-	count(_near_misses(taint)) > 0
+_near_miss(pod, taint) := sprintf(" (its toleration of %q %s)", [taint.key, _why_not(misses[0])]) if {
+	misses := _near_misses(pod, taint)
+	count(misses) > 0
 } else := ""
 
-_near_misses(taint) := [t |
-	some t in k8s.tolerations
+_near_misses(pod, taint) := [t |
+	some t in pod.tolerations
 	t.key == taint.key
 	not tol.tolerates(t, taint)
 ]

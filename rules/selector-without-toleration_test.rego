@@ -1,5 +1,9 @@
 # Pods that select control-plane nodes without tolerating their taint.
-package dslint.rules["selector-without-toleration"]
+package dslint.rules["selector-without-toleration_test"]
+
+import data.dslint.rules["selector-without-toleration"] as rule
+
+import data.dslint.test.inventory as testinv
 
 _cp := "node-role.kubernetes.io/control-plane"
 
@@ -54,19 +58,19 @@ _cp_message(who, selection, note) := sprintf("%s selects control-plane nodes (%s
 
 _deployment := "deployment \"cluster-autoscaler\""
 
-_silent(obj) if count(report) == 0 with input as obj
+_silent(obj) if rule.report == set() with input as obj
 
 # --- nodeSelector ---------------------------------------------------------------------
 
 test_node_selector_without_toleration if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy({"nodeSelector": {_cp: ""}})
 }
 
 test_node_selector_with_other_labels_and_tolerations if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy({
@@ -77,14 +81,14 @@ test_node_selector_with_other_labels_and_tolerations if {
 
 # The kubeadm taint has no value: Equal "true" does not tolerate it.
 test_valued_toleration_does_not_match if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" has operator Equal and value \"true\": the taint has no value, so it does not match)"),
 	}} with input as _deploy({
 		"nodeSelector": {_cp: ""},
 		"tolerations": [{"key": _cp, "operator": "Equal", "value": "true", "effect": "NoSchedule"}],
 	})
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" has operator Equal and value \"true\": the taint has no value, so it does not match)"),
 	}} with input as _deploy({
@@ -94,14 +98,14 @@ test_valued_toleration_does_not_match if {
 }
 
 test_toleration_of_other_effect if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" is for effect \"NoExecute\" only)"),
 	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoExecute"}]})
 }
 
 test_toleration_with_unknown_operator if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" has operator \"exists\", which matches nothing)"),
 	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"key": _cp, "operator": "exists", "effect": "NoSchedule"}]})
@@ -109,7 +113,7 @@ test_toleration_with_unknown_operator if {
 
 # A wildcard limited to NoExecute does not tolerate a NoSchedule taint.
 test_wildcard_of_other_effect if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"operator": "Exists", "effect": "NoExecute"}]})
@@ -126,7 +130,7 @@ test_master_selector_on_new_release_silent if {
 
 # Both labels in the nodeSelector: the finding is at the control-plane key.
 test_both_labels_in_node_selector if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy({"nodeSelector": {_m: "", _cp: ""}})
@@ -135,7 +139,7 @@ test_both_labels_in_node_selector if {
 # --- the master taint on releases before 1.25 -------------------------------------------
 
 test_master_selector_before_1_25 if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_m),
 		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/master\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.23), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}} with input as _deploy({"nodeSelector": {_m: ""}})
@@ -144,7 +148,7 @@ test_master_selector_before_1_25 if {
 
 # Through 1.24, nodes labelled control-plane carry the master taint too.
 test_control_plane_selector_before_1_25_needs_both if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/control-plane:NoSchedule\" and the taint \"node-role.kubernetes.io/master:NoSchedule\": wherever control-plane nodes carry them (kubeadm applies the master taint through 1.24 and the control-plane one from 1.24 on) its pods stay Pending; add the tolerations {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} and {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}} with input as _deploy({"nodeSelector": {_cp: ""}})
@@ -152,7 +156,7 @@ test_control_plane_selector_before_1_25_needs_both if {
 }
 
 test_control_plane_selector_before_1_25_with_control_plane_toleration if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.22), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]})
@@ -173,7 +177,7 @@ test_master_taint_not_needed_from_1_25 if {
 # --- required node affinity -------------------------------------------------------------
 
 test_required_affinity_exists if {
-	report == {{
+	rule.report == {{
 		"path": _expr_path(1),
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy(_required([{"matchExpressions": [
@@ -183,7 +187,7 @@ test_required_affinity_exists if {
 }
 
 test_required_affinity_in if {
-	report == {{
+	rule.report == {{
 		"path": _expr_path(0),
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy(_required([{"matchExpressions": [{"key": _cp, "operator": "In", "values": ["", "true"]}]}]))
@@ -192,7 +196,7 @@ test_required_affinity_in if {
 # Old and new label in two terms (ORed): every term pins the control plane.
 # The finding is at the first term's expression.
 test_required_affinity_one_term_per_label if {
-	report == {{
+	rule.report == {{
 		"path": _expr_path(0),
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/master\"", ""),
 	}} with input as _deploy(_required([
@@ -203,18 +207,18 @@ test_required_affinity_one_term_per_label if {
 
 # Both labels ANDed in one term: the finding is at the control-plane one.
 test_required_affinity_both_labels_in_one_term if {
-	report == {{
+	rule.report == {{
 		"path": _expr_path(1),
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy(_required([{"matchExpressions": [_exists(_m), _exists(_cp)]}]))
 }
 
 test_daemonset_and_cronjob if {
-	report == {{
+	rule.report == {{
 		"path": _ns_path(_cp),
 		"message": _cp_message("daemonset \"etcd-backup\"", "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _ds({"nodeSelector": {_cp: ""}, "hostNetwork": true})
-	report == {{
+	rule.report == {{
 		"path": ["spec", "jobTemplate", "spec", "template", "spec", "nodeSelector", _cp],
 		"message": _cp_message("cronjob \"etcd-defrag\"", "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _cronjob({"nodeSelector": {_cp: ""}})
@@ -269,7 +273,7 @@ test_node_name_silent if {
 
 # With an inventory, no-matching-nodes reports such pods exactly.
 test_inventory_silent if {
-	_silent(_deploy({"nodeSelector": {_cp: ""}})) with data.dslint.inventory as {"pools": [{"nodes": [{"name": "cp-1"}]}]}
+	_silent(_deploy({"nodeSelector": {_cp: ""}})) with data.dslint.inventory as testinv.indexed({"pools": [testinv.pool("cp", {}, [], ["cp-1"])]})
 }
 
 test_not_a_workload_silent if {
@@ -291,7 +295,7 @@ test_malformed_silent if {
 
 # Indexes are the manifest's, malformed entries included.
 test_malformed_expressions_keep_indexes if {
-	report == {{
+	rule.report == {{
 		"path": _expr_path(1),
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy(_required([{"matchExpressions": [null, _exists(_cp)]}]))
@@ -300,7 +304,49 @@ test_malformed_expressions_keep_indexes if {
 # Before 1.24 kubeadm taints control-plane nodes with the master key only:
 # a control-plane selector needs no control-plane toleration there.
 test_control_plane_selector_before_1_24_needs_only_the_master_taint if {
-	some f in report with input as _deploy({"nodeSelector": {_cp: ""}})
+	rule.report == {{
+		"path": _ns_path(_cp),
+		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.22), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
+	}} with input as _deploy({"nodeSelector": {_cp: ""}})
 		with data.dslint.config.kubernetesVersion as "1.22"
-	contains(f.message, "does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\":")
+}
+
+# --- custom resources -----------------------------------------------------------------
+
+_pod_spec(spec) := object.union({"containers": [{"name": "c", "image": "i:1"}]}, spec)
+
+# Each pod template is judged on its own: the head tolerates the taint, the
+# second worker group does not; the message names the template.
+test_raycluster_worker_group if {
+	rule.report == {{
+		"path": ["spec", "workerGroupSpecs", 1, "template", "spec", "nodeSelector", _cp],
+		"message": _cp_message("raycluster \"ray\" (spec.workerGroupSpecs[1].template.spec)", "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as {
+		"apiVersion": "ray.io/v1",
+		"kind": "RayCluster",
+		"metadata": {"name": "ray"},
+		"spec": {
+			"headGroupSpec": {"template": {"spec": _pod_spec({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]})}},
+			"workerGroupSpecs": [
+				{"replicas": 1, "template": {"spec": _pod_spec({})}},
+				{"replicas": 1, "template": {"spec": _pod_spec({"nodeSelector": {_cp: ""}})}},
+			],
+		},
+	}
+}
+
+test_jobset_required_affinity if {
+	rule.report == {{
+		"path": [
+			"spec", "replicatedJobs", 0, "template", "spec", "template", "spec",
+			"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+			"nodeSelectorTerms", 0, "matchExpressions", 0, "key",
+		],
+		"message": _cp_message("jobset \"backup\" (spec.replicatedJobs[0].template.spec.template.spec)", "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
+	}} with input as {
+		"apiVersion": "jobset.x-k8s.io/v1alpha2",
+		"kind": "JobSet",
+		"metadata": {"name": "backup"},
+		"spec": {"replicatedJobs": [{"name": "etcd", "template": {"spec": {"template": {"spec": _pod_spec(_required([{"matchExpressions": [_exists(_cp)]}]))}}}}]},
+	}
 }

@@ -93,43 +93,34 @@ import data.dslint.lib.satisfiability as sat
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
-_preferred_path := array.concat(k8s.pod_spec_path, ["affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"])
-
-# The findings are _report's. Most objects have no preferred node affinity:
-# each body below reads it where one kind of workload keeps its pod spec (a
-# Pod, a PodTemplate, a CronJob, the other kinds: k8s.pod_spec_path), so that
-# OPA's rule index skips the rule for them without evaluating anything. Most
-# of the others favour no label that a toleration names (_toward_toleration).
-report contains finding if {
-	_ = input.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
-	_toward_toleration
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
-	_toward_toleration
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.spec.jobTemplate.spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
-	_toward_toleration
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
-	_toward_toleration
-	some finding in _report
+# One finding per preference, naming the first toleration it favours.
+report contains result.fail(k8s.pod_path(pod, array.concat(_preferred_path, [k])), msg) if {
+	some pod in k8s.pods
+	preferred := pod.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+	is_array(preferred)
+	some k, item in preferred
+	is_object(item)
+	toward := {i |
+		some i, t in pod.valid_tolerations
+		_prefers(item.preference, t)
+		_dedicated(t)
+	}
+	count(toward) > 0
+	not nodes.pins_pool(pod.spec)
+	msg := sprintf("%s tolerates the dedicated taint %q and prefers its nodes, but no required constraint keeps it there: %s; make it required node affinity or a nodeSelector if it must stay on the pool", [
+		k8s.workload_label(pod),
+		_describe(pod.valid_tolerations[min(toward)]),
+		_effect(pod),
+	])
 }
 
 # With a node inventory: every taint of the inventory that a dedicated
 # toleration matches is PreferNoSchedule, which only discourages other pods.
-# (Tolerations are read wherever the pod spec is; few objects get here.)
-report contains result.fail(k8s.toleration_path(i), msg) if {
+report contains result.fail(k8s.pod_path(pod, ["tolerations", i]), msg) if {
 	placement.has_inventory
-	some i, t in _dedicated
+	some pod in k8s.pods
+	some i, t in pod.valid_tolerations
+	_dedicated(t)
 	taints := placement.tolerated_taints(t)
 	count(taints) > 0
 	every _, taint in taints {
@@ -137,52 +128,20 @@ report contains result.fail(k8s.toleration_path(i), msg) if {
 	}
 	some k, first in taints
 	k == min(object.keys(taints))
-	msg := sprintf("%s %q tolerates the dedicated taint %q, which the inventory's nodes carry as PreferNoSchedule (%s): it only discourages other pods, which can still land there; make it NoSchedule to dedicate the nodes", [
-		k8s.kind_label, k8s.name, tol.string_of_taint(first), placement.pool_names(placement.pools_with_taint(k)),
+	msg := sprintf("%s tolerates the dedicated taint %q, which the inventory's nodes carry as PreferNoSchedule (%s): it only discourages other pods, which can still land there; make it NoSchedule to dedicate the nodes", [
+		k8s.workload_label(pod), tol.string_of_taint(first), placement.pool_names(placement.pools_with_taint(k)),
 	])
 }
 
-# One finding per preference, naming the first toleration it favours.
-_report contains result.fail(array.concat(_preferred_path, [k]), msg) if {
-	some k, item in _preferred
-	is_object(item)
-	toward := {i | some i, t in _dedicated; _prefers(item.preference, t)}
-	count(toward) > 0
-	not nodes.pins_pool(k8s.pod_spec)
-	t := _dedicated[min(toward)]
-	msg := sprintf("%s %q tolerates the dedicated taint %q and prefers its nodes, but no required constraint keeps it there: %s; make it required node affinity or a nodeSelector if it must stay on the pool", [
-		k8s.kind_label,
-		k8s.name,
-		_describe(t),
-		_effect,
-	])
-}
+_preferred_path := ["affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"]
 
-_effect := "a DaemonSet runs on every node it may, so the preference has no effect" if k8s.is_daemonset
+_effect(pod) := "a DaemonSet runs on every node it may, so the preference has no effect" if {
+	pod.daemonset
+} else := "a preference only weighs in the score, so its pods can still land on any other node"
 
-_effect := "a preference only weighs in the score, so its pods can still land on any other node" if not k8s.is_daemonset
-
-_preferred := ps if {
-	ps := k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
-	is_array(ps)
-}
-
-# A cheap filter, in report, before matching tolerations one by one: some
-# toleration has a key that a preference favours (with In or Exists). A
-# toleration in _dedicated that a preference favours has one. (It reads the
-# preferences and tolerations as written: _preferred, _prefers and
-# k8s.tolerations, which _dedicated reads, hold the same or less.)
-_toward_toleration if {
-	some item in k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
-	some req in item.preference.matchExpressions
-	req.operator in {"In", "Exists"}
-	some t in k8s.pod_spec.tolerations
-	t.key == req.key
-}
-
-# Keyed tolerations of dedicated taints that can match a taint.
-_dedicated[i] := t if {
-	some i, t in k8s.valid_tolerations
+# _dedicated(t) is true for a keyed toleration of a dedicated taint that
+# can match a taint.
+_dedicated(t) if {
 	key := tol.field(t, "key")
 	is_string(key)
 	key != ""

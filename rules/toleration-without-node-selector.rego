@@ -80,130 +80,99 @@ import data.dslint.lib.result
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
-# The findings are _report's. Many objects have no tolerations: each body
-# below reads them where one kind of workload keeps its pod spec (a Pod, a
-# PodTemplate, a CronJob, the other kinds: k8s.pod_spec_path), so that OPA's
-# rule index skips the rule for them without evaluating anything.
-report contains finding if {
-	_ = input.spec.tolerations
-	some finding in _report
+# Without a node inventory: a dedicated toleration and no node constraint
+# that keeps the pods on a pool.
+report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["tolerations", i]), msg)) if {
+	not placement.has_inventory
+	some pod in k8s.pods
+	some i, t in pod.valid_tolerations
+	_dedicated(t)
+	not nodes.pins_pool(pod.spec)
+	not _steers_away(pod.spec, t.key)
+	not k8s.is_kubelet_plugin(pod.spec)
+	msg := sprintf("%s tolerates the dedicated taint %q but %s: its pods can land on every other node too; add a nodeSelector or required node affinity for the dedicated nodes", [
+		k8s.workload_label(pod), _describe(t), _constraint_note(pod.spec),
+	])
 }
 
-report contains finding if {
-	_ = input.template.spec.tolerations
-	some finding in _report
+# With a node inventory the question is exact: can the pods land on a node
+# that carries none of the dedicated taints they tolerate? (The placement
+# library places the pod of an object with one pod template; for an object
+# with several, placement.eligible_in is empty and the rule stays quiet.)
+report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["tolerations", i]), msg)) if {
+	placement.has_inventory
+	some pod in k8s.pods
+	some i, t in pod.valid_tolerations
+	_dedicated(t)
+	count(nodes.extended_resources(pod.spec)) == 0
+	not _steers_away(pod.spec, t.key)
+	not k8s.is_kubelet_plugin(pod.spec)
+	tolerated := _tolerated(pod)
+	bare := _bare_pools(tolerated)
+	count(bare) > 0
+	_reaches(tolerated)
+	msg := sprintf("%s tolerates the dedicated taint %q but can land on %d nodes that carry none of the dedicated taints it tolerates (%s): its pods spill onto them; add a nodeSelector or required node affinity for the dedicated nodes", [
+		k8s.workload_label(pod), _describe(t), sum([placement.eligible_in[p] | some p in bare]), placement.pool_names(bare),
+	])
 }
 
-report contains finding if {
-	_ = input.spec.jobTemplate.spec.template.spec.tolerations
-	some finding in _report
-}
-
-report contains finding if {
-	_ = input.spec.template.spec.tolerations
-	some finding in _report
-}
-
-# Cheapest and most selective test first. Fields are read directly: t.key is
-# undefined unless t is a mapping, and an absent or null field is what
-# tol.field reads as "". Most keyed tolerations are of system taints
-# (not-ready, unreachable), so that test comes right after the key is read.
-# Only then, once per object, the node constraint.
-_report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
-	some i, t in k8s.valid_tolerations
+# _dedicated(t) is true for a keyed toleration of a dedicated taint that can
+# keep other pods off (not PreferNoSchedule). Most keyed tolerations are of
+# system taints (not-ready, unreachable): that test comes right after the
+# key is read.
+_dedicated(t) if {
 	key := t.key
 	is_string(key)
 	key != ""
 	not settings.is_system_taint(key)
 	object.get(t, "operator", "") in {"", "Equal", "Exists", null}
 	object.get(t, "effect", "") != "PreferNoSchedule"
-	not placement.has_inventory
-	_unpinned
-	not _steers_away(key)
-	not k8s.is_kubelet_plugin(k8s.pod_spec)
-	msg := _message(t)
-}
-
-# With a node inventory the question is exact: can the pods land on a node
-# that carries none of the dedicated taints they tolerate?
-_report contains result.info_for_daemonsets(result.fail(k8s.toleration_path(i), msg)) if {
-	placement.has_inventory
-	some i, t in k8s.valid_tolerations
-	t in _dedicated_tolerations
-	_no_extended_resources
-	not _steers_away(t.key)
-	not k8s.is_kubelet_plugin(k8s.pod_spec)
-	bare := _bare_pools
-	count(bare) > 0
-	_reaches_tolerated
-	msg := sprintf("%s %q tolerates the dedicated taint %q but can land on %d nodes that carry none of the dedicated taints it tolerates (%s): its pods spill onto them; add a nodeSelector or required node affinity for the dedicated nodes", [
-		k8s.kind_label, k8s.name, _describe(t), sum([placement.eligible_in[p] | some p in bare]), placement.pool_names(bare),
-	])
 }
 
 # A preferred node affinity away from the tolerated pool (NotIn or
 # DoesNotExist on the taint's key) says the pods may use the pool only as a
 # last resort: the spill is the intent, not a missing half.
-_steers_away(key) if {
-	some pref in k8s.pod_spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+_steers_away(spec, key) if {
+	some pref in spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
 	some req in pref.preference.matchExpressions
 	req.key == key
 	req.operator in {"NotIn", "DoesNotExist"}
 }
 
-# An extended resource (nvidia.com/gpu) keeps the pods on the nodes that
-# advertise it, which the placement over labels and taints does not model.
-_no_extended_resources if count(nodes.extended_resources(k8s.pod_spec)) == 0
-
-# The keyed tolerations of dedicated taints that can match one.
-_dedicated_tolerations contains t if {
-	some t in k8s.valid_tolerations
-	key := t.key
-	is_string(key)
-	key != ""
-	not settings.is_system_taint(key)
-	object.get(t, "operator", "") in {"", "Equal", "Exists", null}
-	object.get(t, "effect", "") != "PreferNoSchedule"
-}
-
-# _bare_pools are the pools the pods can land on that carry none of the
-# dedicated taints their tolerations tolerate.
-_bare_pools := {p |
-	some p, _ in placement.eligible_in
-	not _carries_tolerated(p)
-}
-
-# _reaches_tolerated is true when the pods can also land on nodes with a
-# taint they tolerate: they spill over from the dedicated nodes. (Pods that
-# can land on none of them are toleration-selector-mismatch's concern.)
-_reaches_tolerated if {
-	some p, _ in placement.eligible_in
-	_carries_tolerated(p)
-}
-
-_carries_tolerated(p) if {
-	some k, _ in _tolerated
-	p in placement.pools_with_taint(k)
-}
-
-_tolerated := {k: taint |
-	some t in _dedicated_tolerations
+# _tolerated(pod) are the taints of the inventory that the pod's dedicated
+# tolerations tolerate, by their index in the inventory.
+_tolerated(pod) := {k: taint |
+	some t in pod.valid_tolerations
+	_dedicated(t)
 	some k, taint in placement.tolerated_taints(t)
 	not settings.is_system_taint(taint.key)
 }
 
-_message(t) := sprintf("%s %q tolerates the dedicated taint %q but %s: its pods can land on every other node too; add a nodeSelector or required node affinity for the dedicated nodes", [
-	k8s.kind_label, k8s.name, _describe(t), _constraint_note,
-])
+# _bare_pools(tolerated) are the pools the pods can land on that carry none
+# of the tolerated taints.
+_bare_pools(tolerated) := {p |
+	some p, _ in placement.eligible_in
+	not _carries(p, tolerated)
+}
 
-# Once per object, and only for an object with a dedicated toleration.
-_unpinned if not nodes.pins_pool(k8s.pod_spec)
+# _reaches(tolerated) is true when the pods can also land on nodes with a
+# taint they tolerate: they spill over from the dedicated nodes. (Pods that
+# can land on none of them are toleration-selector-mismatch's concern.)
+_reaches(tolerated) if {
+	some p, _ in placement.eligible_in
+	_carries(p, tolerated)
+}
 
-_constraint_note := "its node constraint does not keep it on a pool (it selects by generic labels such as OS, architecture or zone, or one required term does)" if {
-	nodes.has_constraint(k8s.pod_spec)
+_carries(p, tolerated) if {
+	some k, _ in tolerated
+	p in placement.pools_with_taint(k)
+}
+
+_constraint_note(spec) := "its node constraint does not keep it on a pool (it selects by generic labels such as OS, architecture or zone, or one required term does)" if {
+	nodes.has_constraint(spec)
 } else := "has no node constraint"
 
-# t is a mapping with a key and an operator that can match (see the report):
+# t is a mapping with a key and an operator that can match (_dedicated):
 # only the fields string_of_taint shows are kept, and it reads them as
 # tol.field does.
 _describe(t) := tol.string_of_taint(object.filter(t, ["key", "effect"])) if {

@@ -42,12 +42,13 @@ import data.dslint.lib.tolerations
 # gpu_taint is the taint of the cluster's GPU nodes.
 gpu_taint := {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
 
-report contains result.fail(k8s.toleration_path(i), message) if {
-	not k8s.is_daemonset
-	not k8s.pod_spec.priorityClassName
-	some i, t in k8s.tolerations
+report contains result.fail(k8s.pod_path(pod, ["tolerations", i]), message) if {
+	some pod in k8s.pods
+	not pod.daemonset
+	not pod.spec.priorityClassName
+	some i, t in pod.valid_tolerations
 	tolerations.tolerates(t, gpu_taint)
-	message := sprintf("%s %q tolerates the GPU taint %s but sets no priorityClassName: it cannot preempt other work on the GPU pool", [
-		k8s.kind_label, k8s.name, tolerations.string_of_taint(gpu_taint),
+	message := sprintf("%s tolerates the GPU taint %s but sets no priorityClassName: it cannot preempt other work on the GPU pool", [
+		k8s.workload_label(pod), tolerations.string_of_taint(gpu_taint),
 	])
 }

@@ -1,4 +1,6 @@
-package dslint.rules["gpu-priority-class"]
+package dslint.rules["gpu-priority-class_test"]
+
+import data.dslint.rules["gpu-priority-class"] as rule
 
 _job(spec) := {
 	"apiVersion": "batch/v1",
@@ -9,24 +11,28 @@ _job(spec) := {
 
 _gpu_toleration := {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
 
+_message(workload) := sprintf("%s tolerates the GPU taint nvidia.com/gpu=present:NoSchedule but sets no priorityClassName: it cannot preempt other work on the GPU pool", [workload])
+
 test_gpu_job_without_priority_class if {
-	findings := report with input as _job({"tolerations": [{"key": "other"}, _gpu_toleration]})
-	count(findings) == 1
-	some f in findings
-	f.path == ["spec", "template", "spec", "tolerations", 1]
-	contains(f.message, `job "train" tolerates the GPU taint nvidia.com/gpu=present:NoSchedule`)
+	rule.report == {{
+		"path": ["spec", "template", "spec", "tolerations", 1],
+		"message": _message(`job "train"`),
+	}} with input as _job({"tolerations": [{"key": "other"}, _gpu_toleration]})
 }
 
 test_gpu_job_with_priority_class if {
-	count(report) == 0 with input as _job({"tolerations": [_gpu_toleration], "priorityClassName": "gpu-batch"})
+	rule.report == set() with input as _job({"tolerations": [_gpu_toleration], "priorityClassName": "gpu-batch"})
 }
 
 test_wildcard_toleration_counts if {
-	count(report) == 1 with input as _job({"tolerations": [{"operator": "Exists"}]})
+	rule.report == {{
+		"path": ["spec", "template", "spec", "tolerations", 0],
+		"message": _message(`job "train"`),
+	}} with input as _job({"tolerations": [{"operator": "Exists"}]})
 }
 
 test_other_taints_do_not_count if {
-	count(report) == 0 with input as _job({"tolerations": [{"key": "dedicated", "value": "ingress", "effect": "NoSchedule"}]})
+	rule.report == set() with input as _job({"tolerations": [{"key": "dedicated", "value": "ingress", "effect": "NoSchedule"}]})
 }
 
 test_daemonsets_are_left_alone if {
@@ -36,5 +42,24 @@ test_daemonsets_are_left_alone if {
 		"metadata": {"name": "device-plugin"},
 		"spec": {"template": {"spec": {"containers": [{"name": "p", "image": "p"}], "tolerations": [_gpu_toleration]}}},
 	}
-	count(report) == 0 with input as ds
+	rule.report == set() with input as ds
+}
+
+# Every pod template of a custom resource is judged: a RayCluster's GPU
+# worker group, at its own path.
+test_ray_worker_group if {
+	worker := {"replicas": 2, "template": {"spec": {"containers": [{"name": "w", "image": "ray"}], "tolerations": [_gpu_toleration]}}}
+	cluster := {
+		"apiVersion": "ray.io/v1",
+		"kind": "RayCluster",
+		"metadata": {"name": "ray"},
+		"spec": {
+			"headGroupSpec": {"template": {"spec": {"containers": [{"name": "h", "image": "ray"}]}}},
+			"workerGroupSpecs": [worker],
+		},
+	}
+	rule.report == {{
+		"path": ["spec", "workerGroupSpecs", 0, "template", "spec", "tolerations", 0],
+		"message": _message(`raycluster "ray" (spec.workerGroupSpecs[0].template.spec)`),
+	}} with input as cluster
 }

@@ -4,7 +4,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,9 +13,6 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-
-	"github.com/dslint/dslint"
-	"github.com/dslint/dslint/internal/engine"
 )
 
 // Exit codes (SPEC §2).
@@ -142,15 +138,6 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 		return usagef("%s: %v (see dslint %s --help)", fs.Name(), err, fs.Name())
 	}
 	return nil
-}
-
-// loadEngine compiles the built-in rules.
-func loadEngine(settings engine.Settings) (*engine.Engine, error) {
-	eng, err := engine.New(context.Background(), dslint.Policies, settings)
-	if err != nil {
-		return nil, fmt.Errorf("load rules: %w", err)
-	}
-	return eng, nil
 }
 
 func runVersion(e *env, args []string) (int, error) {

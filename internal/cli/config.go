@@ -17,6 +17,7 @@ import (
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/inventory"
+	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
 	"github.com/dslint/dslint/internal/suggest"
 )
@@ -24,12 +25,12 @@ import (
 // runConfig is what a lint or schedule run takes from .dslint.yaml and the
 // flags, flags first.
 type runConfig struct {
-	file       *config.Config // nil without a config file
-	settings   engine.Settings
-	severities map[string]finding.Severity // rules set to another severity
-	nodes      []*inventory.Node
-	nodeFiles  []string // the inventory files: --nodes, else nodes: of the config
-	failOn     string
+	file      *config.Config    // nil without a config file
+	cluster   engine.Cluster    // what rules read of the target cluster
+	rules     engine.RuleConfig // the rules turned off or set to another severity
+	nodes     []*inventory.Node
+	nodeFiles []string // the inventory files: --nodes, else nodes: of the config
+	failOn    string
 	// compiled waits for the rules, compiled while the inventory loads.
 	compiled func() (*engine.Compiled, error)
 }
@@ -122,13 +123,11 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 			return nil, policyErr
 		}
 	}
-	rc.settings.KubernetesVersion = cmp.Or(version, rc.settings.KubernetesVersion, config.DefaultKubernetesVersion)
+	rc.cluster.KubernetesVersion = cmp.Or(version, rc.cluster.KubernetesVersion, config.DefaultKubernetesVersion)
 	ids = append(ids, policyRuleIDs(policies)...)
 	if err := rc.applyRuleFlags(fl, ids); err != nil {
 		return nil, err
 	}
-	// Rules written outside dslint may read any field of an object.
-	rc.settings.AllFields = len(policies) > 0
 	// Compiling the rules takes as long as reading a large inventory: do
 	// both at once (not for --parse-only, which runs no rule).
 	rc.compiled = func() (*engine.Compiled, error) { return nil, errors.New("no rules with --parse-only") }
@@ -136,10 +135,10 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 		compiled := make(chan struct{})
 		var c *engine.Compiled
 		var err error
-		disabled := rc.settings.Disabled
+		rules := rc.rules
 		go func() {
 			defer close(compiled)
-			c, err = engine.CompileWith(dslint.Policies, policies, disabled)
+			c, err = engine.Compile(dslint.Policies, policies, rules)
 		}()
 		rc.compiled = func() (*engine.Compiled, error) {
 			<-compiled
@@ -176,29 +175,28 @@ func (rc *runConfig) apply(c *config.Config, failOnSet bool) error {
 	if c.Has("failOn") && !failOnSet {
 		rc.failOn = c.FailOn
 	}
-	rc.severities = map[string]finding.Severity{}
+	rc.rules.Severity = map[string]finding.Severity{}
 	for id, level := range c.Rules {
 		if level == "off" {
-			rc.settings.Disabled = append(rc.settings.Disabled, id)
+			rc.rules.Off = append(rc.rules.Off, id)
 			continue
 		}
 		sev, err := finding.ParseSeverity(level)
 		if err != nil {
 			return c.Errorf([]any{"rules", id}, "%v", err)
 		}
-		rc.severities[id] = sev
+		rc.rules.Severity[id] = sev
 	}
-	slices.Sort(rc.settings.Disabled)
+	slices.Sort(rc.rules.Off)
 	if c.Has("systemTaints") {
-		rc.settings.SystemTaints = c.SystemTaints
+		rc.cluster.SystemTaints = c.SystemTaints
 	}
-	rc.settings.FeatureGates = c.FeatureGates
-	rc.settings.KubernetesVersion = c.KubernetesVersion
+	rc.cluster.FeatureGates = c.FeatureGates
+	rc.cluster.KubernetesVersion = c.KubernetesVersion
 	for _, p := range c.Pools {
-		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, File: c.File, Line: p.Line, Column: p.Column}
-		spec.File = manifest.DisplayName(c.File)
+		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, Pos: p.Pos}
 		for _, t := range p.Taints {
-			spec.Taints = append(spec.Taints, inventory.TaintSpec{Key: t.Key, Value: t.Value, Effect: t.Effect, Line: t.Line, Column: t.Column})
+			spec.Taints = append(spec.Taints, inventory.TaintSpec{Key: t.Key, Value: t.Value, Effect: t.Effect, Pos: t.Pos})
 		}
 		rc.nodes = append(rc.nodes, inventory.FromPool(spec)...)
 	}
@@ -222,15 +220,31 @@ func (rc *runConfig) applyRuleFlags(fl configFlags, ids []string) error {
 		if slices.Contains(fl.disable, id) {
 			return usagef("rule %q is both enabled and disabled", id)
 		}
-		rc.settings.Disabled = slices.DeleteFunc(rc.settings.Disabled, func(d string) bool { return d == id })
+		rc.rules.Off = slices.DeleteFunc(rc.rules.Off, func(d string) bool { return d == id })
 	}
 	for _, id := range fl.disable {
-		if !slices.Contains(rc.settings.Disabled, id) {
-			rc.settings.Disabled = append(rc.settings.Disabled, id)
+		if !slices.Contains(rc.rules.Off, id) {
+			rc.rules.Off = append(rc.rules.Off, id)
 		}
 	}
-	slices.Sort(rc.settings.Disabled)
+	slices.Sort(rc.rules.Off)
 	return nil
+}
+
+// options are the options of a lint or schedule run with this config: its
+// inventory and cluster settings, and the rules compiled once (none with
+// --parse-only, which runs no rule).
+func (rc *runConfig) options(parseOnly bool) (lint.Options, error) {
+	opts := lint.Options{ParseOnly: parseOnly, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Cluster: rc.cluster}
+	if parseOnly {
+		return opts, nil
+	}
+	rules, err := rc.compiled()
+	if err != nil {
+		return opts, fmt.Errorf("load rules: %w", err)
+	}
+	opts.Rules = rules
+	return opts, nil
 }
 
 // exclude drops the sources the config's exclude globs match.
@@ -241,25 +255,6 @@ func (rc *runConfig) exclude(srcs []manifest.Source) []manifest.Source {
 	return slices.DeleteFunc(srcs, func(s manifest.Source) bool {
 		return s.Path != manifest.Stdin && rc.file.Excluded(s.Path)
 	})
-}
-
-// resetSeverities gives findings of rules the config sets to another
-// severity that severity.
-func (rc *runConfig) resetSeverities(res *finding.Result) {
-	if len(rc.severities) == 0 {
-		return
-	}
-	for i, f := range res.Findings {
-		if sev, ok := rc.severities[f.Rule]; ok {
-			res.Findings[i].Severity = sev
-		}
-	}
-	for i, r := range res.Rules {
-		if sev, ok := rc.severities[r.ID]; ok {
-			res.Rules[i].Severity = sev
-		}
-	}
-	res.Count()
 }
 
 // builtinRuleIDs are the ids of the built-in rules, read from the names of

@@ -84,7 +84,7 @@ func TestShippedPolicyRuns(t *testing.T) {
 // tutorial does.
 func TestShippedPolicyTestsPass(t *testing.T) {
 	code, out, errOut := run(t, "", "test", "../../examples/policies")
-	if code != ExitOK || !strings.Contains(out, "5 passed, 0 failed, 0 errors") {
+	if code != ExitOK || !strings.Contains(out, "6 passed, 0 failed, 0 errors") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }

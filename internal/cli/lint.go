@@ -66,13 +66,14 @@ func runLint(e *env, args []string) (int, error) {
 		}
 	}
 	fl.failOn = rc.failOn
-	out, problems := lint.Run(context.Background(), srcs, e.stdin, lint.Options{
-		ParseOnly: fl.parseOnly, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Engine: engineFor(rc), Disabled: rc.settings.Disabled,
-	})
+	opts, err := rc.options(fl.parseOnly)
+	if err != nil {
+		return 0, err
+	}
+	out, problems := lint.Run(context.Background(), srcs, e.stdin, opts)
 	if err := inventoryError(problems); err != nil {
 		return 0, err
 	}
-	rc.resetSeverities(out.Result)
 	res := out.Result
 	if note := unusedNodesNote(out); note != "" {
 		res.Notes = append(res.Notes, note)

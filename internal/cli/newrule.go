@@ -130,6 +130,8 @@ const ruleTemplate = `# METADATA
 #   SARIF descriptor from this block.
 # custom:
 #   severity: warning
+#   # needs_inventory: true would mark a rule that finds nothing without a
+#   # node inventory (--nodes, or nodes: and pools: in .dslint.yaml).
 #   intent: |
 #     Fires on every workload whose pod template sets no priorityClassName.
 #     Stays quiet for objects that are not workloads and for fragments (a
@@ -165,23 +167,31 @@ package dslint.rules["RULE_ID"]
 import data.dslint.lib.k8s
 import data.dslint.lib.result
 
-# report is the rule's findings on the object in input. result.fail takes
-# the path of the offending field (keys and indexes, as in the object) and
-# a message; dslint turns the path into a file:line:col. A field that is
-# absent is reported at its nearest existing parent: here, the pod spec.
-# k8s.pod_spec and k8s.pod_spec_path work for every workload kind (Pod,
-# Deployment, CronJob...), and are undefined for other objects.
-report contains result.fail(array.concat(k8s.pod_spec_path, ["priorityClassName"]), msg) if {
-	k8s.is_workload
-	object.get(k8s.pod_spec, "priorityClassName", "") == ""
-	msg := sprintf("%s %q sets no priorityClassName: its pods get the default priority and are preempted first", [k8s.kind_label, k8s.name])
+# report is the rule's findings on the object in input. k8s.pods are the
+# object's pod templates: one for a Deployment or a CronJob, one per head
+# and worker group of a RayCluster and per template of the other custom
+# resources dslint knows, none for objects that make no pods. result.fail
+# takes the path of the offending field (keys and indexes, as in the object)
+# and a message; dslint turns the path into a file:line:col.
+# k8s.pod_path(pod, field) is the path of a field of the pod spec; a field
+# that is absent is reported at its nearest existing parent: here, the pod
+# spec. k8s.workload_label(pod) names the workload in messages (and which
+# pod template, for a custom resource with several).
+report contains result.fail(k8s.pod_path(pod, ["priorityClassName"]), msg) if {
+	some pod in k8s.pods
+	object.get(pod.spec, "priorityClassName", "") == ""
+	msg := sprintf("%s sets no priorityClassName: its pods get the default priority and are preempted first", [k8s.workload_label(pod)])
 }
 `
 
-const ruleTestTemplate = `package dslint.rules["RULE_ID"]
+const ruleTestTemplate = `package dslint.rules["RULE_ID_test"]
 
-# Tests evaluate the rule's report set on an object given as input: one test
-# that finds, one that passes. dslint test runs every test_ rule.
+import data.dslint.rules["RULE_ID"] as rule
+
+# Tests evaluate the rule's report set on an object given as input and
+# compare whole findings (path and message): one test that finds, one that
+# passes. They sit in a package of their own, whose name ends in _test, and
+# read the rule as dslint uses it. dslint test runs every test_ rule.
 
 _deployment(pod_spec) := {
 	"apiVersion": "apps/v1",
@@ -199,15 +209,14 @@ _deployment(pod_spec) := {
 _containers := [{"name": "web", "image": "nginx:1.27"}]
 
 test_reports_a_workload_without_priority_class if {
-	r := report with input as _deployment({"containers": _containers})
-	count(r) == 1
-	some f in r
-	f.path == ["spec", "template", "spec", "priorityClassName"]
-	contains(f.message, "deployment \"web\" sets no priorityClassName")
+	rule.report == {{
+		"path": ["spec", "template", "spec", "priorityClassName"],
+		"message": "deployment \"web\" sets no priorityClassName: its pods get the default priority and are preempted first",
+	}} with input as _deployment({"containers": _containers})
 }
 
 test_accepts_a_workload_with_priority_class if {
-	count(report) == 0 with input as _deployment({"priorityClassName": "business-critical", "containers": _containers})
+	rule.report == set() with input as _deployment({"priorityClassName": "business-critical", "containers": _containers})
 }
 `
 

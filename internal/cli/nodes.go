@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
@@ -25,37 +23,18 @@ func loadNodes(e *env, paths []string) ([]*inventory.Node, error) {
 		if p == manifest.Stdin {
 			src.Name = "<stdin>"
 		}
-		name := src.Name
-		data, err := manifest.ReadNodes(src, e.stdin)
-		if err != nil {
-			return nil, usagef("--nodes %s: %v", p, err)
-		}
 		n0 := len(nodes)
 		// A part at a time: a large inventory is never all parsed at once.
-		// A large List (kubectl get nodes -o yaml) is parsed a group of
-		// its items at a time, unless its parts do not read as it does.
-		read := false
-		for f, ok := range manifest.ListParts(name, data) {
-			if read = ok; !ok {
-				nodes = nodes[:n0]
-				break
+		for f, err := range manifest.Read(src, e.stdin, manifest.NodesLimits) {
+			if err != nil {
+				return nil, usagef("--nodes %s: %v", p, err)
 			}
 			if nodes, err = appendFile(nodes, f); err != nil {
 				return nil, err
 			}
 		}
-		if !read {
-			if len(data) > manifest.MaxFileBytes {
-				return nil, usagef("--nodes %s: larger than %d MiB, and not a List in block style (kubectl get nodes -o yaml), which dslint reads up to %d MiB a group of nodes at a time", p, manifest.MaxFileBytes>>20, manifest.MaxNodesFileBytes>>20)
-			}
-			for f := range manifest.Parts(name, data) {
-				if nodes, err = appendFile(nodes, f); err != nil {
-					return nil, err
-				}
-			}
-		}
 		if len(nodes) == n0 {
-			return nil, usagef("--nodes %s: no Node objects in it (expected kubectl get nodes -o yaml output)", name)
+			return nil, usagef("--nodes %s: no Node objects in it (expected kubectl get nodes -o yaml output)", src.Name)
 		}
 	}
 	return nodes, nil
@@ -71,9 +50,9 @@ func appendFile(nodes []*inventory.Node, f *manifest.File) ([]*inventory.Node, e
 			if strings.HasPrefix(se.Message, "document too large") {
 				hint = " (kubectl get nodes -o yaml is read a group of nodes at a time; -o json is read whole)"
 			}
-			return nil, usagef("%s:%d:%d: --nodes file: %s%s", f.Name, se.Line, se.Column, se.Message, hint)
+			return nil, nodesError(se.Pos, "--nodes file: %s%s", se.Message, hint)
 		}
-		return nil, usagef("%s:%d:%d: --nodes file: syntax error: %s", f.Name, se.Line, se.Column, se.Message)
+		return nil, nodesError(se.Pos, "--nodes file: syntax error: %s", se.Message)
 	}
 	for _, doc := range f.Docs {
 		var err error
@@ -90,35 +69,28 @@ func appendNodes(nodes []*inventory.Node, name string, doc *yaml.Node) ([]*inven
 	objs, others := manifest.Entries(doc)
 	if len(others) > 0 {
 		pos := manifest.Locate(others[0], nil)
-		return nil, usagef("%s:%d:%d: --nodes file holds something other than a Kubernetes object (no apiVersion or kind): it takes Node objects only (kubectl get nodes -o yaml)", name, pos.Line, pos.Column)
+		pos.File = name
+		return nil, nodesError(pos, "--nodes file holds something other than a Kubernetes object (no apiVersion or kind): it takes Node objects only (kubectl get nodes -o yaml)")
 	}
 	for _, obj := range objs {
 		pos := manifest.Locate(obj.Node, nil)
+		pos.File = name
 		if !inventory.IsNode(obj.APIVersion, obj.Kind) {
-			return nil, usagef("%s:%d:%d: --nodes file holds a %s %q: it takes Node objects only (kubectl get nodes -o yaml)", name, pos.Line, pos.Column, obj.Kind, obj.Name)
+			return nil, nodesError(pos, "--nodes file holds a %s %q: it takes Node objects only (kubectl get nodes -o yaml)", obj.Kind, obj.Name)
 		}
 		n, err := inventory.FromManifest(name, obj)
 		if err != nil {
-			return nil, usagef("%s:%d:%d: node %q: %v", name, pos.Line, pos.Column, obj.Name, err)
+			return nil, nodesError(pos, "node %q: %v", obj.Name, err)
 		}
 		nodes = append(nodes, n)
 	}
 	return nodes, nil
 }
 
-// engineFor builds the engine for a run's inventory from rules compiled once.
-func engineFor(rc *runConfig) func(*inventory.Inventory) (*engine.Engine, error) {
-	return func(inv *inventory.Inventory) (*engine.Engine, error) {
-		c, err := rc.compiled()
-		if err != nil {
-			return nil, fmt.Errorf("load rules: %w", err)
-		}
-		s := rc.settings
-		if !inv.Empty() {
-			s.Inventory = inv.Data()
-		}
-		return c.Engine(context.Background(), s)
-	}
+// nodesError is a problem at a position of a --nodes file, a usage error
+// (exit 2).
+func nodesError(at manifest.Pos, format string, args ...any) error {
+	return usageError{&manifest.Error{Pos: at, Message: fmt.Sprintf(format, args...)}}
 }
 
 // checkNodesStdin refuses stdin twice: for the inventory and the manifests.

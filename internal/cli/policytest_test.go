@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dslint/dslint/internal/regogate"
 )
 
 const newRuleID = "gpu-priority-class"
@@ -47,7 +49,7 @@ func appendTo(t *testing.T, path, text string) {
 	}
 }
 
-const testPrefix = `data.dslint.rules["gpu-priority-class"].`
+const testPrefix = `data.dslint.rules["gpu-priority-class_test"].`
 
 // hasLine reports whether out has a line matching the regular expression.
 func hasLine(out, pattern string) bool {
@@ -120,14 +122,14 @@ func TestNewRuleDefaultDir(t *testing.T) {
 func TestTestFailingTest(t *testing.T) {
 	dir := newRule(t)
 	test := filepath.Join(dir, newRuleID+"_test.rego")
-	edit(t, test, "count(r) == 1", "count(r) == 2")
+	edit(t, test, `"priorityClassName"],`, `"priorityClass"],`)
 	code, out, errOut := run(t, "", "test", dir)
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
 	}
 	for _, want := range []string{
 		`FAIL ` + regexp.QuoteMeta(testPrefix) + `test_reports_a_workload_without_priority_class \(\S+ms\) at ` + regexp.QuoteMeta(test) + `:\d+`,
-		`    ` + regexp.QuoteMeta(test) + `:\d+: failed: count\(r\) == 2`,
+		`    ` + regexp.QuoteMeta(test) + `:\d+: failed: rule\.report == .*`,
 		`PASS ` + regexp.QuoteMeta(testPrefix) + `test_accepts_a_workload_with_priority_class .*`,
 		`3 passed, 1 failed, 0 errors`,
 	} {
@@ -229,7 +231,7 @@ func TestTestRun(t *testing.T) {
 		t.Errorf("--run selected the wrong tests:\n%s", out)
 	}
 	// The regular expression is matched against the whole name.
-	if code, out, _ := run(t, "", "test", "--run", `^data\.dslint\.rules\["gpu-priority-class"\]\.test_reports`, dir); code != ExitOK || !strings.Contains(out, "1 passed") {
+	if code, out, _ := run(t, "", "test", "--run", `^data\.dslint\.rules\["gpu-priority-class_test"\]\.test_reports`, dir); code != ExitOK || !strings.Contains(out, "1 passed") {
 		t.Errorf("--run on the full name: exit %d\n%s", code, out)
 	}
 	if code, _, errOut := run(t, "", "test", "--run", "nothing-matches", dir); code != ExitUsage || !strings.Contains(errOut, `no test or fixture matches --run "nothing-matches"`) {
@@ -275,7 +277,7 @@ _never_called(x) := y if {
 
 func TestTestJSON(t *testing.T) {
 	dir := newRule(t)
-	edit(t, filepath.Join(dir, newRuleID+"_test.rego"), "count(r) == 1", "count(r) == 2")
+	edit(t, filepath.Join(dir, newRuleID+"_test.rego"), `"priorityClassName"],`, `"priorityClass"],`)
 	code, out, errOut := run(t, "", "test", "--format", "json", "--coverage", dir)
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
@@ -305,7 +307,7 @@ func TestTestJSON(t *testing.T) {
 	}
 	first := doc.Results[0]
 	if first.Kind != "test" || first.Name != testPrefix+"test_reports_a_workload_without_priority_class" || first.Result != "fail" ||
-		first.File != filepath.Join(dir, newRuleID+"_test.rego") || first.Line == 0 || first.DurationNS <= 0 || !strings.Contains(first.Message, "failed: count(r) == 2") {
+		first.File != filepath.Join(dir, newRuleID+"_test.rego") || first.Line == 0 || first.DurationNS <= 0 || !strings.Contains(first.Message, `failed: rule.report == {{`) {
 		t.Errorf("first result: %+v", first)
 	}
 	if last := doc.Results[3]; last.Kind != "fixture" || last.Result != "pass" || !strings.HasSuffix(last.Name, "/pass_example.yaml") {
@@ -447,5 +449,26 @@ func TestTestAndNewRuleHelp(t *testing.T) {
 	_, out, _ := run(t, "", "--help")
 	if !strings.Contains(out, "  test     run the Rego tests") || !strings.Contains(out, "  new-rule write a custom rule") {
 		t.Errorf("dslint --help does not list test and new-rule:\n%s", out)
+	}
+}
+
+// TestNewRuleScaffoldPassesTheRegoGate: the Rego new-rule writes is
+// formatted as opa fmt formats it and compiles in strict mode, as dslint's
+// own Rego must.
+func TestNewRuleScaffoldPassesTheRegoGate(t *testing.T) {
+	dir := newRule(t)
+	files := []string{filepath.Join(dir, newRuleID+".rego"), filepath.Join(dir, newRuleID+"_test.rego")}
+	for _, f := range files {
+		if ok, err := regogate.Formatted(f); !ok || err != nil {
+			t.Errorf("%s is not formatted (err %v)", f, err)
+		}
+	}
+	library, _ := filepath.Glob("../../rego/*.rego") // what the rule calls
+	if len(library) == 0 {
+		t.Fatal("no library in ../../rego")
+	}
+	errs, err := regogate.Strict(append(files, library...))
+	if err != nil || len(errs) > 0 {
+		t.Errorf("strict compile: %v %v", errs, err)
 	}
 }

@@ -1,10 +1,12 @@
 package cli
 
 import (
-	"context"
+	"fmt"
+	"slices"
 
 	"github.com/dslint/dslint"
 	"github.com/dslint/dslint/internal/engine"
+	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/report"
 	"github.com/dslint/dslint/internal/suggest"
 )
@@ -23,27 +25,34 @@ func runRules(e *env, args []string) (int, error) {
 	if fs.NArg() > 0 {
 		return 0, usagef("rules takes no arguments (did you mean dslint explain %s?)", fs.Arg(0))
 	}
-	eng, err := loadEngineWith(policies)
+	rules, err := ruleCatalogue(policies)
 	if err != nil {
 		return 0, err
 	}
-	return ExitOK, report.WriteCatalogue(e.stdout, *format, eng.Rules())
+	return ExitOK, report.WriteCatalogue(e.stdout, *format, rules)
 }
 
-// loadEngineWith compiles the built-in rules and the custom policies of dirs.
-func loadEngineWith(dirs []string) (*engine.Engine, error) {
+// ruleCatalogue is the metadata of the built-in rules and of the custom
+// policies of dirs, sorted by id. The built-in rules alone are only parsed:
+// compiling them would take most of the time. Policies are compiled with
+// them, so that one that does not compile is reported.
+func ruleCatalogue(dirs []string) ([]finding.Rule, error) {
 	if len(dirs) == 0 {
-		return loadEngine(engine.Settings{})
+		rules, err := engine.RulesIn(dslint.Policies)
+		if err != nil {
+			return nil, fmt.Errorf("load rules: %w", err)
+		}
+		return rules, nil
 	}
 	policies, err := loadPolicies(dirs)
 	if err != nil {
 		return nil, err
 	}
-	c, err := engine.CompileWith(dslint.Policies, policies, nil)
+	c, err := engine.Compile(dslint.Policies, policies, engine.RuleConfig{})
 	if err != nil {
 		return nil, policyUsageError(err)
 	}
-	return c.Engine(context.Background(), engine.Settings{AllFields: true})
+	return c.Rules(), nil
 }
 
 func runExplain(e *env, args []string) (int, error) {
@@ -56,15 +65,15 @@ func runExplain(e *env, args []string) (int, error) {
 	if fs.NArg() != 1 {
 		return 0, usagef("explain takes one rule id (see dslint rules)")
 	}
-	eng, err := loadEngineWith(policies)
+	rules, err := ruleCatalogue(policies)
 	if err != nil {
 		return 0, err
 	}
 	id := fs.Arg(0)
-	r, ok := eng.Rule(id)
-	if !ok {
+	i := slices.IndexFunc(rules, func(r finding.Rule) bool { return r.ID == id })
+	if i < 0 {
 		var ids []string
-		for _, r := range eng.Rules() {
+		for _, r := range rules {
 			ids = append(ids, r.ID)
 		}
 		if s := suggest.Closest(id, ids); s != "" {
@@ -72,5 +81,5 @@ func runExplain(e *env, args []string) (int, error) {
 		}
 		return 0, usagef("unknown rule %q (see dslint rules)", id)
 	}
-	return ExitOK, report.Explain(e.stdout, r)
+	return ExitOK, report.Explain(e.stdout, rules[i])
 }

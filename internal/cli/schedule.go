@@ -51,9 +51,12 @@ func runSchedule(e *env, args []string) (int, error) {
 	if len(rc.nodes) == 0 {
 		return 0, usagef("schedule needs nodes: pass --nodes FILE (kubectl get nodes -o yaml > nodes.yaml), or declare pools: or nodes: in .dslint.yaml; Node objects among the inputs are used only from a file named with --nodes")
 	}
-	out, problems := lint.Run(context.Background(), rc.exclude(srcs), e.stdin, lint.Options{
-		Schedule: true, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Engine: engineFor(rc),
-	})
+	opts, err := rc.options(false)
+	if err != nil {
+		return 0, err
+	}
+	opts.Schedule = true
+	out, problems := lint.Run(context.Background(), rc.exclude(srcs), e.stdin, opts)
 	if err := inventoryError(problems); err != nil {
 		return 0, err
 	}

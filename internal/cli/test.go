@@ -1,33 +1,22 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
-	"slices"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/cover"
-	"github.com/open-policy-agent/opa/v1/tester"
 	"github.com/open-policy-agent/opa/v1/topdown"
 	"github.com/open-policy-agent/opa/v1/topdown/lineage"
 
-	"github.com/dslint/dslint"
 	"github.com/dslint/dslint/internal/config"
-	"github.com/dslint/dslint/internal/engine"
-	"github.com/dslint/dslint/internal/finding"
-	"github.com/dslint/dslint/internal/fixture"
-	"github.com/dslint/dslint/internal/inventory"
-	"github.com/dslint/dslint/internal/lint"
-	"github.com/dslint/dslint/internal/manifest"
+	"github.com/dslint/dslint/internal/policytest"
 )
 
 const testUsage = `dslint test [flags] [DIR...]
@@ -73,27 +62,6 @@ type testFlags struct {
 	format   string
 }
 
-// testResult is the outcome of one Rego test or one fixture.
-type testResult struct {
-	Kind     string `json:"kind"` // test or fixture
-	Name     string `json:"name"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Result   string `json:"result"` // pass, fail, error or skip
-	Duration int64  `json:"duration_ns"`
-	Output   string `json:"output"`
-	Message  string `json:"message,omitempty"`
-
-	trace []*topdown.Event // with --verbose, for a failing test
-}
-
-const (
-	resultPass  = "pass"
-	resultFail  = "fail"
-	resultError = "error"
-	resultSkip  = "skip"
-)
-
 func runTest(e *env, args []string) (int, error) {
 	var fl testFlags
 	fs := newFlagSet(e, "test", testUsage)
@@ -124,27 +92,23 @@ func runTest(e *env, args []string) (int, error) {
 		}
 		return 0, usagef("%s: no such file or directory", d)
 	}
-	suite, err := loadSuite(dirs)
+	suite, err := policytest.Load(dirs)
 	if err != nil {
-		return 0, err
+		return 0, testLoadError(err)
 	}
-	ctx := context.Background()
-	results, cov, err := suite.runTests(ctx, fl)
+	// Only the text format with --verbose prints traces.
+	opts := policytest.Options{Run: filter, Trace: fl.verbose && fl.format == "text", Coverage: fl.coverage}
+	results, cov, err := suite.Run(context.Background(), opts)
 	if err != nil {
-		return 0, err
+		return 0, policyUsageError(err)
 	}
-	fixtures, err := suite.checkFixtures(ctx, filter)
-	if err != nil {
-		return 0, err
-	}
-	results = append(results, fixtures...)
 	if len(results) == 0 {
 		return 0, usagef("no test or fixture matches --run %q", fl.run)
 	}
 	if err := writeTestResults(e.stdout, fl, results, cov); err != nil {
 		return 0, err
 	}
-	if s := summarize(results); s.Failed+s.Errors > 0 {
+	if s := policytest.Summarize(results); s.Failed+s.Errors > 0 {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
@@ -179,327 +143,17 @@ func policyDirs(args []string) ([]string, error) {
 // defaultPolicyDir is where custom policies conventionally live.
 const defaultPolicyDir = "policy"
 
-// suite is what dslint test runs: the users' modules, the fixtures of their
-// directories, and the policies compiled with the built-in rules.
-type suite struct {
-	modules  []*ast.Module // the users' modules, tests included
-	fixtures []string
-	compiled *engine.Compiled // built-in rules and the users' policies, for fixtures
+// testLoadError is a problem loading what dslint test runs as a usage error
+// (exit 2), but for a failure of dslint itself.
+func testLoadError(err error) error {
+	var input policytest.InputError
+	if errors.As(err, &input) {
+		return usageError{err}
+	}
+	return policyUsageError(err)
 }
 
-// loadSuite parses and compiles the policies under dirs, tests included;
-// a problem in them is a usage error at its position.
-func loadSuite(dirs []string) (*suite, error) {
-	s := &suite{}
-	var err error
-	if s.modules, err = engine.LoadPolicies(dirs, true); err != nil {
-		return nil, policyUsageError(err)
-	}
-	tests := 0
-	var policies []*ast.Module
-	for _, m := range s.modules {
-		if isTestModule(m) {
-			tests++
-		} else {
-			policies = append(policies, m)
-		}
-	}
-	for _, d := range dirs {
-		found, err := fixture.Find(filepath.Join(d, "fixtures"))
-		if err != nil {
-			return nil, usagef("find fixtures: %v", err)
-		}
-		s.fixtures = append(s.fixtures, found...)
-	}
-	if tests == 0 && len(s.fixtures) == 0 {
-		return nil, usagef("no tests found in %s (looked for *_test.rego files and fixtures/<rule-id>/*.yaml)", strings.Join(dirs, ", "))
-	}
-	// The policies must load as dslint lint --policy loads them: the same
-	// checks (metadata, no built-in package or rule id), the same errors.
-	if s.compiled, err = engine.CompileWith(dslint.Policies, policies, nil); err != nil {
-		return nil, policyUsageError(err)
-	}
-	return s, nil
-}
-
-func isTestModule(m *ast.Module) bool {
-	return strings.HasSuffix(m.Package.Location.File, "_test.rego")
-}
-
-// runTests runs the test_ rules of the users' modules, compiled with the
-// built-in framework and rules (not their tests). Tracing costs several
-// times the run, so a run without --verbose is not traced; its failing
-// tests are run again, traced, to tell which expression failed.
-func (s *suite) runTests(ctx context.Context, fl testFlags) ([]testResult, []fileCoverage, error) {
-	modules, policies, err := s.testModules()
-	if err != nil {
-		return nil, nil, err
-	}
-	var cov *cover.Cover
-	if fl.coverage {
-		cov = cover.New()
-	}
-	traced := fl.verbose && fl.format == "text"
-	results, err := runRego(ctx, modules, fl.run, traced, cov)
-	if err != nil {
-		return nil, nil, err
-	}
-	var failed []string
-	for _, r := range results {
-		if r.Result == resultFail && r.trace == nil {
-			failed = append(failed, "^"+regexp.QuoteMeta(r.Name)+"$")
-		}
-	}
-	if len(failed) > 0 {
-		again, err := runRego(ctx, modules, strings.Join(failed, "|"), true, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		for i, r := range results {
-			if j := slices.IndexFunc(again, func(a testResult) bool { return a.Name == r.Name }); j >= 0 && results[i].Message == "" {
-				results[i].Message = again[j].Message
-			}
-		}
-	}
-	if cov == nil {
-		return results, nil, nil
-	}
-	return results, coverageOf(cov.Report(policies), policies), nil
-}
-
-// testModules are the modules the tests run with, by file name, and the
-// users' policies (not their tests), by file name.
-func (s *suite) testModules() (all, policies map[string]*ast.Module, err error) {
-	builtin, err := engine.ParseModules(dslint.Policies, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	all, policies = map[string]*ast.Module{}, map[string]*ast.Module{}
-	for _, m := range builtin {
-		all["dslint:"+m.Package.Location.File] = m // never a user's file name
-	}
-	for _, m := range s.modules {
-		file := m.Package.Location.File
-		all[file] = m
-		if !isTestModule(m) {
-			policies[file] = m
-		}
-	}
-	return all, policies, nil
-}
-
-// runRego runs the tests whose name matches filter with OPA's tester and
-// returns those of the users' files, sorted by file and line.
-func runRego(ctx context.Context, modules map[string]*ast.Module, filter string, trace bool, cov *cover.Cover) ([]testResult, error) {
-	runner := tester.NewRunner().
-		SetCompiler(engine.TestCompiler()).
-		SetModules(modules).
-		Filter(filter).
-		RaiseBuiltinErrors(true).
-		EnableTracing(trace)
-	if cov != nil {
-		runner.SetCoverageQueryTracer(cov) // after EnableTracing, which drops it
-	}
-	ch, err := runner.RunTests(ctx, nil)
-	var compileErrs ast.Errors
-	if errors.As(err, &compileErrs) {
-		return nil, policyUsageError(engine.PolicyErrorsOf(err))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("run tests: %w", err)
-	}
-	var results []testResult
-	for r := range ch {
-		if r.Location != nil && modules[r.Location.File] != nil { // a user's file: built-in modules are keyed dslint:...
-			results = append(results, fromTester(r))
-		}
-	}
-	slices.SortFunc(results, func(a, b testResult) int {
-		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
-	})
-	return results, nil
-}
-
-// fromTester is one result of OPA's tester.
-func fromTester(r *tester.Result) testResult {
-	t := testResult{
-		Kind: "test", Name: r.Package + "." + r.Name,
-		File: r.Location.File, Line: r.Location.Row,
-		Duration: int64(r.Duration), Output: string(r.Output),
-		Result: resultPass,
-	}
-	switch {
-	case r.Skip:
-		t.Result = resultSkip
-	case r.Error != nil:
-		t.Result, t.Message = resultError, r.Error.Error()
-	case r.Fail:
-		t.Result, t.trace = resultFail, r.Trace
-		if e := failedExpr(r.Trace); e != nil {
-			t.Message = fmt.Sprintf("%s:%d: failed: %s", e.Location.File, e.Location.Row, strings.TrimSpace(string(e.Location.Text)))
-		}
-	}
-	return t
-}
-
-// failedExpr is the expression a traced test failed at: the last one that
-// failed inside a rule body (not the query of the test itself), and for
-// an every, not the every but the expression inside it that failed.
-func failedExpr(trace []*topdown.Event) *ast.Expr {
-	for _, e := range slices.Backward(trace) {
-		if e.Op != topdown.FailOp || e.QueryID == 0 || e.Location == nil {
-			continue
-		}
-		expr, ok := e.Node.(*ast.Expr)
-		if !ok {
-			continue
-		}
-		if _, every := expr.Terms.(*ast.Every); every {
-			continue
-		}
-		if expr.Location == nil || expr.Location.File == "" {
-			continue
-		}
-		return expr
-	}
-	return nil
-}
-
-// checkFixtures lints each fixture of the suite whose path filter matches
-// with the built-in rules and the policies, and compares the findings with
-// its wants.
-func (s *suite) checkFixtures(ctx context.Context, filter *regexp.Regexp) ([]testResult, error) {
-	settings := engine.Settings{AllFields: true} // rules written outside dslint read any field
-	eng, err := s.compiled.Engine(ctx, settings)
-	if err != nil {
-		return nil, err
-	}
-	engineFor := func(inv *inventory.Inventory) (*engine.Engine, error) {
-		if inv.Empty() {
-			return eng, nil
-		}
-		withNodes := settings
-		withNodes.Inventory = inv.Data()
-		return s.compiled.Engine(ctx, withNodes)
-	}
-	var results []testResult
-	for _, path := range s.fixtures {
-		name := filepath.ToSlash(path)
-		if !filter.MatchString(name) {
-			continue
-		}
-		start := time.Now()
-		r := checkFixture(ctx, eng, engineFor, path)
-		r.Duration = int64(time.Since(start))
-		results = append(results, r)
-	}
-	return results, nil
-}
-
-// checkFixture lints one fixture and says whether its findings are the
-// expected ones.
-func checkFixture(ctx context.Context, eng *engine.Engine, engineFor func(*inventory.Inventory) (*engine.Engine, error), path string) testResult {
-	name := filepath.ToSlash(path)
-	r := testResult{Kind: "fixture", Name: name, File: name, Result: resultPass}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		r.Result, r.Message = resultError, err.Error()
-		return r
-	}
-	wants, err := fixture.Parse(data)
-	if err != nil {
-		r.Result, r.Message = resultError, fmt.Sprintf("%s: %v", name, err)
-		return r
-	}
-	var unknown []string
-	for _, id := range append([]string{fixture.Rule(path)}, ruleNames(wants)...) {
-		if _, ok := eng.Rule(id); !ok && !slices.Contains(unknown, id) {
-			unknown = append(unknown, id)
-		}
-	}
-	if len(unknown) > 0 {
-		r.Result = resultFail
-		r.Message = fmt.Sprintf("no rule %s among the policies and the built-in rules (a fixture's directory and its wants name rules by id)", strings.Join(unknown, ", "))
-		return r
-	}
-	nodes, err := fixture.Nodes(name, data)
-	if err != nil {
-		r.Result, r.Message = resultError, err.Error()
-		return r
-	}
-	out, problems := lint.Run(ctx, []manifest.Source{{Path: path, Name: name}}, nil, lint.Options{Engine: engineFor, Nodes: nodes, NodeFiles: []string{path}})
-	if err := problems.Err(); err != nil {
-		r.Result, r.Message = resultError, err.Error()
-		return r
-	}
-	if o := fixture.Compare(path, wants, out.Findings); !o.OK() {
-		r.Result, r.Message = resultFail, fixtureMessage(name, o, out.Findings)
-	}
-	return r
-}
-
-func ruleNames(wants []fixture.Want) []string {
-	var ids []string
-	for _, w := range wants {
-		ids = append(ids, w.Rule)
-	}
-	return ids
-}
-
-// fixtureMessage says what a fixture expected and did not get, and what
-// it got and did not expect, at the fixture's positions.
-func fixtureMessage(name string, o fixture.Outcome, findings []finding.Finding) string {
-	type line struct {
-		at   fixture.Want
-		text string
-	}
-	var lines []line
-	for _, w := range o.Missing {
-		lines = append(lines, line{w, fmt.Sprintf("%s:%d:%d: missing %s finding (# want: on this line)", name, w.Line, w.Column, w.Rule)})
-	}
-	for _, w := range o.Unexpected {
-		msg := ""
-		if i := slices.IndexFunc(findings, func(f finding.Finding) bool {
-			return f.Rule == w.Rule && f.Line == w.Line && f.Column == w.Column
-		}); i >= 0 {
-			msg = ": " + findings[i].Message
-		}
-		lines = append(lines, line{w, fmt.Sprintf("%s:%d:%d: unexpected %s finding%s", name, w.Line, w.Column, w.Rule, msg)})
-	}
-	slices.SortStableFunc(lines, func(a, b line) int { return a.at.Line - b.at.Line })
-	var out []string
-	for _, l := range lines {
-		out = append(out, l.text)
-	}
-	return strings.Join(append(out, o.Problems...), "\n")
-}
-
-// testSummary counts the results.
-type testSummary struct {
-	Passed  int `json:"passed"`
-	Failed  int `json:"failed"`
-	Errors  int `json:"errors"`
-	Skipped int `json:"skipped"`
-}
-
-func summarize(results []testResult) testSummary {
-	var s testSummary
-	for _, r := range results {
-		switch r.Result {
-		case resultPass:
-			s.Passed++
-		case resultFail:
-			s.Failed++
-		case resultError:
-			s.Errors++
-		case resultSkip:
-			s.Skipped++
-		}
-	}
-	return s
-}
-
-func writeTestResults(w io.Writer, fl testFlags, results []testResult, cov []fileCoverage) error {
+func writeTestResults(w io.Writer, fl testFlags, results []policytest.Result, cov []policytest.FileCoverage) error {
 	if fl.format == "json" {
 		return writeTestJSON(w, fl, results, cov)
 	}
@@ -509,7 +163,7 @@ func writeTestResults(w io.Writer, fl testFlags, results []testResult, cov []fil
 	if fl.coverage {
 		writeCoverage(w, cov)
 	}
-	s := summarize(results)
+	s := policytest.Summarize(results)
 	line := fmt.Sprintf("%d passed, %d failed, %s", s.Passed, s.Failed, plural(s.Errors, "error"))
 	if s.Skipped > 0 {
 		line += fmt.Sprintf(", %d skipped", s.Skipped)
@@ -527,27 +181,27 @@ func plural(n int, noun string) string {
 
 // writeTestResult prints one result line; under a failure, what it printed
 // and why it failed.
-func writeTestResult(w io.Writer, r testResult, verbose bool) {
+func writeTestResult(w io.Writer, r policytest.Result, verbose bool) {
 	status := strings.ToUpper(r.Result)
 	switch {
-	case r.Kind == "fixture":
+	case r.Kind == policytest.KindFixture:
 		fmt.Fprintf(w, "%s %s (%s)\n", status, r.Name, formatDuration(r.Duration))
-	case r.Result == resultSkip:
+	case r.Result == policytest.Skip:
 		fmt.Fprintf(w, "%s %s at %s:%d\n", status, r.Name, r.File, r.Line)
 	default:
 		fmt.Fprintf(w, "%s %s (%s) at %s:%d\n", status, r.Name, formatDuration(r.Duration), r.File, r.Line)
 	}
-	failed := r.Result == resultFail || r.Result == resultError
+	failed := r.Result == policytest.Fail || r.Result == policytest.Error
 	if r.Message != "" {
 		fmt.Fprintln(w, indent(r.Message, "    "))
 	}
 	if out := strings.TrimRight(r.Output, "\n"); out != "" && (failed || verbose) {
 		fmt.Fprintf(w, "    print() output:\n%s\n", indent(out, "      "))
 	}
-	if verbose && len(r.trace) > 0 {
+	if verbose && len(r.Trace) > 0 {
 		fmt.Fprintln(w, "    trace:")
 		var buf strings.Builder
-		topdown.PrettyTraceWithOpts(&buf, lineage.Filter(r.trace, notesAndFails), topdown.PrettyTraceOptions{Locations: true})
+		topdown.PrettyTraceWithOpts(&buf, lineage.Filter(r.Trace, notesAndFails), topdown.PrettyTraceOptions{Locations: true})
 		fmt.Fprintln(w, indent(strings.TrimRight(buf.String(), "\n"), "      "))
 	}
 }
@@ -569,13 +223,51 @@ func formatDuration(ns int64) string {
 	return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
 }
 
-func writeTestJSON(w io.Writer, fl testFlags, results []testResult, cov []fileCoverage) error {
+// writeCoverage prints the coverage of each policy file, and their total.
+func writeCoverage(w io.Writer, files []policytest.FileCoverage) {
+	fmt.Fprintln(w, "coverage of the policies (lines with a rule or an expression):")
+	if len(files) == 0 {
+		fmt.Fprintln(w, "  no policy files (only tests)")
+	}
+	var covered, total int
+	for _, f := range files {
+		covered, total = covered+f.Covered, total+f.Total
+		fmt.Fprintf(w, "  %s: %d/%d lines, %s", f.File, f.Covered, f.Total, percent(f.Covered, f.Total))
+		if len(f.NotCovered) > 0 {
+			fmt.Fprintf(w, "; not covered: %s", formatSpans(f.NotCovered))
+		}
+		fmt.Fprintln(w)
+	}
+	if len(files) > 1 {
+		fmt.Fprintf(w, "  total: %d/%d lines, %s\n", covered, total, percent(covered, total))
+	}
+}
+
+func percent(covered, total int) string {
+	if total == 0 {
+		return "no rules"
+	}
+	return fmt.Sprintf("%.1f%%", policytest.Percent(covered, total))
+}
+
+func formatSpans(ss [][2]int) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = strconv.Itoa(s[0])
+		if s[1] != s[0] {
+			parts[i] += "-" + strconv.Itoa(s[1])
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeTestJSON(w io.Writer, fl testFlags, results []policytest.Result, cov []policytest.FileCoverage) error {
 	doc := struct {
-		Version  int             `json:"version"`
-		Results  []testResult    `json:"results"`
-		Coverage *[]fileCoverage `json:"coverage,omitempty"`
-		Summary  testSummary     `json:"summary"`
-	}{Version: 1, Results: results, Summary: summarize(results)}
+		Version  int                        `json:"version"`
+		Results  []policytest.Result        `json:"results"`
+		Coverage *[]policytest.FileCoverage `json:"coverage,omitempty"`
+		Summary  policytest.Summary         `json:"summary"`
+	}{Version: 1, Results: results, Summary: policytest.Summarize(results)}
 	if fl.coverage {
 		doc.Coverage = &cov
 	}

@@ -53,27 +53,25 @@ type Config struct {
 	Exclude           []string // slash-separated globs relative to Dir ("**" spans directories)
 	Policies          []string // custom policy directories, resolved against Dir
 
-	name string              // File as messages name it
-	set  map[string]bool     // top-level keys written with a value
-	pos  map[string]position // formatted field path -> where it is written
+	name string                  // File as messages name it
+	set  map[string]bool         // top-level keys written with a value
+	pos  map[string]manifest.Pos // formatted field path -> where it is written
 }
 
 // Pool is a named group of identical nodes declared in the config.
 type Pool struct {
-	Name         string
-	Count        int // 1 when not written
-	Labels       map[string]string
-	Taints       []Taint
-	Line, Column int // the pool's item in the pools sequence
+	Name   string
+	Count  int // 1 when not written
+	Labels map[string]string
+	Taints []Taint
+	Pos    manifest.Pos // the pool's item in the pools sequence
 }
 
 // Taint is a taint of every node of a pool.
 type Taint struct {
 	Key, Value, Effect string
-	Line, Column       int // the taint's item in the taints sequence
+	Pos                manifest.Pos // the taint's item in the taints sequence
 }
-
-type position struct{ line, column int }
 
 // Load reads and validates the config file at path. knownRules are the rule
 // ids `rules` may name; nil skips that check (see CheckRules). The error is
@@ -112,8 +110,8 @@ func parse(path string, data []byte, knownRules func(*Config) []string) (*Config
 		Dir:  filepath.Dir(path),
 		name: manifest.DisplayName(path),
 		set:  map[string]bool{},
-		pos:  map[string]position{"": {1, 1}},
 	}
+	c.pos = map[string]manifest.Pos{"": {File: c.name, Line: 1, Column: 1}}
 	d := &decoder{cfg: c}
 	d.document(manifest.Parse(c.name, data))
 	if knownRules != nil {
@@ -158,25 +156,24 @@ func (c *Config) checkRules(known []string) Errors {
 // manifest.FormatPath) is written: a key where the key is, a sequence item
 // where the item starts. A path that was not written falls back to its
 // nearest written parent.
-func (c *Config) Pos(path []any) (line, column int) {
+func (c *Config) Pos(path []any) manifest.Pos {
 	for n := len(path); n >= 0; n-- {
 		if p, ok := c.pos[manifest.FormatPath(path[:n])]; ok {
-			return p.line, p.column
+			return p
 		}
 	}
-	return 1, 1
+	return manifest.Pos{File: c.name, Line: 1, Column: 1}
 }
 
-// Errorf makes an *Error about the field at path, for problems found after
+// Errorf makes an error about the field at path, for problems found after
 // loading (an inventory file that does not exist, an invalid label key):
 // FILE:LINE:COL: path: message.
-func (c *Config) Errorf(path []any, format string, args ...any) *Error {
-	line, col := c.Pos(path)
+func (c *Config) Errorf(path []any, format string, args ...any) *manifest.Error {
 	msg := fmt.Sprintf(format, args...)
 	if p := manifest.FormatPath(path); p != "" {
 		msg = p + ": " + msg
 	}
-	return &Error{File: c.name, Line: line, Column: col, Message: msg}
+	return &manifest.Error{Pos: c.Pos(path), Message: msg}
 }
 
 // resolve makes a path written in the config relative to the working

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dslint/dslint/internal/manifest"
 )
 
 var knownRules = []string{
@@ -145,9 +147,9 @@ func TestLoadErrors(t *testing.T) {
 
 func TestErrorsAs(t *testing.T) {
 	_, err := loadText(t, "failOn: warn\nrulez: 1\n")
-	var e *Error
+	var e *manifest.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("errors.As(%v, *Error) = false", err)
+		t.Fatalf("errors.As(%v, *manifest.Error) = false", err)
 	}
 	if e.File != ".dslint.yaml" || e.Line != 1 || e.Column != 9 {
 		t.Errorf("first error at %s:%d:%d, want .dslint.yaml:1:9", e.File, e.Line, e.Column)
@@ -194,8 +196,8 @@ func TestLoadFull(t *testing.T) {
 		SystemTaints: []string{"node.kubernetes.io/", "node-role.kubernetes.io/", "node.cloudprovider.kubernetes.io/"},
 		Nodes:        []string{filepath.Join("testdata", "cluster", "nodes.yaml")},
 		Pools: []Pool{{
-			Name: "gpu", Count: 3, Labels: map[string]string{"hw-type": "gpu"}, Line: 7, Column: 5,
-			Taints: []Taint{{Key: "hw-type", Value: "gpu", Effect: "NoSchedule", Line: 10, Column: 14}},
+			Name: "gpu", Count: 3, Labels: map[string]string{"hw-type": "gpu"}, Pos: manifest.Pos{File: "testdata/full.yaml", Line: 7, Column: 5},
+			Taints: []Taint{{Key: "hw-type", Value: "gpu", Effect: "NoSchedule", Pos: manifest.Pos{File: "testdata/full.yaml", Line: 10, Column: 14}}},
 		}},
 		FeatureGates:      map[string]bool{"TaintTolerationComparisonOperators": false},
 		KubernetesVersion: "1.33",

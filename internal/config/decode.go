@@ -38,17 +38,23 @@ func (d *decoder) errorf(n *yaml.Node, path []any, format string, args ...any) {
 	if p := manifest.FormatPath(path); p != "" {
 		msg = p + ": " + msg
 	}
-	d.errs = append(d.errs, &Error{File: d.cfg.name, Line: max(n.Line, 1), Column: max(n.Column, 1), Message: msg})
+	d.errs = append(d.errs, &manifest.Error{Pos: d.at(n), Message: msg})
 }
 
 // record remembers where the field at path is written, for Config.Pos.
 func (d *decoder) record(path []any, n *yaml.Node) {
-	d.cfg.pos[manifest.FormatPath(path)] = position{max(n.Line, 1), max(n.Column, 1)}
+	d.cfg.pos[manifest.FormatPath(path)] = d.at(n)
+}
+
+// at is where node n of the file is written.
+func (d *decoder) at(n *yaml.Node) manifest.Pos {
+	return manifest.Pos{File: d.cfg.name, Line: max(n.Line, 1), Column: max(n.Column, 1)}
 }
 
 func (d *decoder) document(f *manifest.File) {
 	for _, e := range f.SyntaxErrors {
-		d.errs = append(d.errs, &Error{File: d.cfg.name, Line: e.Line, Column: max(e.Column, 1), Message: "invalid YAML: " + e.Message})
+		e.Column = max(e.Column, 1)
+		d.errs = append(d.errs, &manifest.Error{Pos: e.Pos, Message: "invalid YAML: " + e.Message})
 	}
 	if len(f.SyntaxErrors) > 0 || len(f.Docs) == 0 || len(f.Docs[0].Content) == 0 {
 		return

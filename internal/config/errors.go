@@ -2,26 +2,17 @@ package config
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dslint/dslint/internal/manifest"
 )
 
-// Error is one problem in a config file, at the position of the offending
-// key or value. Its message reads FILE:LINE:COL: message.
-type Error struct {
-	File         string
-	Line, Column int
-	Message      string
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Message)
-}
-
-// Errors is every problem found in one config file, in file order. Its
-// message is one line per problem; errors.As finds the first *Error.
-type Errors []*Error
+// Errors is every problem found in one config file, in file order, each at
+// the position of the offending key or value. Its message is one line per
+// problem (FILE:LINE:COL: message); errors.As finds the first
+// *manifest.Error.
+type Errors []*manifest.Error
 
 func (es Errors) Error() string {
 	lines := make([]string, len(es))
@@ -43,8 +34,8 @@ func (es Errors) Unwrap() []error {
 // sortErrors orders problems by position, then message, and drops exact
 // repeats (a mapping reached through two aliases is checked twice).
 func sortErrors(es Errors) Errors {
-	slices.SortStableFunc(es, func(a, b *Error) int {
+	slices.SortStableFunc(es, func(a, b *manifest.Error) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), strings.Compare(a.Message, b.Message))
 	})
-	return slices.CompactFunc(es, func(a, b *Error) bool { return *a == *b })
+	return slices.CompactFunc(es, func(a, b *manifest.Error) bool { return *a == *b })
 }

@@ -29,7 +29,7 @@ func (d *decoder) pools(n *yaml.Node) []Pool {
 // false when the pool has errors of its own.
 func (d *decoder) pool(n, raw *yaml.Node, path []any) (p Pool, nameNode *yaml.Node, ok bool) {
 	before := len(d.errs)
-	p = Pool{Count: 1, Line: raw.Line, Column: raw.Column}
+	p = Pool{Count: 1, Pos: d.at(raw)}
 	for _, f := range d.mapping(n, path) {
 		if !d.field(f, path, poolKeys) {
 			continue
@@ -107,7 +107,7 @@ func (d *decoder) taints(n *yaml.Node, path []any) []Taint {
 
 func (d *decoder) taint(n, raw *yaml.Node, path []any) (Taint, bool) {
 	before := len(d.errs)
-	t := Taint{Line: raw.Line, Column: raw.Column}
+	t := Taint{Pos: d.at(raw)}
 	written := map[string]bool{}
 	for _, f := range d.mapping(n, path) {
 		if !d.field(f, path, taintKeys) {

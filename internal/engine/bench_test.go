@@ -40,7 +40,7 @@ func benchObjects(b *testing.B) []*yaml.Node {
 // minus "none". Run: go test ./internal/engine -run '^$' -bench Rules
 func BenchmarkRules(b *testing.B) {
 	objs := benchObjects(b)
-	all, err := New(context.Background(), dslint.Policies, Settings{})
+	all, err := Compile(dslint.Policies, nil, RuleConfig{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,10 +55,7 @@ func BenchmarkRules(b *testing.B) {
 				disabled = append(disabled, id)
 			}
 		}
-		e, err := New(context.Background(), dslint.Policies, Settings{Disabled: disabled})
-		if err != nil {
-			b.Fatal(err)
-		}
+		e := newRun(b, RuleConfig{Off: disabled})
 		b.Run(keep, func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				if _, err := e.Check(context.Background(), objs[i%len(objs)]); err != nil {

@@ -1,5 +1,6 @@
-// Package engine compiles the Rego rules once and evaluates them on one
-// Kubernetes object at a time. Rules are found by package path
+// Package engine compiles the Rego rules once (Compile) and evaluates them
+// on one Kubernetes object at a time, in runs (Compiled.NewRun) that each
+// hold one inventory. Rules are found by package path
 // (data.dslint.rules.<id>) and described by their # METADATA blocks.
 package engine
 
@@ -9,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -22,18 +22,13 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/inventory"
+	"github.com/dslint/dslint/internal/yamlvalue"
 )
 
-// Settings are the run's settings that rules read at data.dslint.config.
-type Settings struct {
-	Disabled []string `json:"-"` // rules not compiled at all
-	// AllFields hands rules every field of the object. Without it, fields
-	// no built-in rule reads (unreadFields) are left out of input; rules
-	// written outside dslint need it.
-	AllFields bool `json:"-"`
-	// Inventory is the node inventory rules and placement read at
-	// data.dslint.inventory (inventory.Inventory.Data); nil for none.
-	Inventory    map[string]any  `json:"-"`
+// Cluster is what rules read at data.dslint.config: what the config file
+// and the flags say about the target cluster.
+type Cluster struct {
 	SystemTaints []string        `json:"systemTaints,omitempty"`
 	FeatureGates map[string]bool `json:"featureGates,omitempty"`
 	// KubernetesVersion is the target version as "1.MINOR"; empty leaves
@@ -41,19 +36,40 @@ type Settings struct {
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
 }
 
-// Engine holds the compiled rules. It is safe for concurrent use.
-type Engine struct {
+// RunSettings are what one run reads besides the rules.
+type RunSettings struct {
+	Cluster Cluster
+	// Inventory is the nodes rules and placement read at
+	// data.dslint.inventory (inventory.Data); nil or empty for none.
+	Inventory *inventory.Inventory
+}
+
+// Compiled is the rules parsed and compiled once, with their settings. It
+// is never modified: every run of the process (one per inventory, one per
+// fixture of dslint test) starts from the same Compiled with NewRun.
+type Compiled struct {
+	rules    map[string]finding.Rule // every rule, those off included; Severity as set
+	settings RuleSettings
+	compiler *ast.Compiler
+	// skip are the keys left out of input: none when rules written outside
+	// dslint run, which may read any field.
+	skip map[string]bool
+}
+
+// Run is the compiled rules at work on one run: it owns the store the rules
+// read (the config and the inventory) and what the run learns as it goes,
+// by placement key. It is safe for concurrent use by the run's workers.
+type Run struct {
+	rules      *Compiled
+	inventory  *inventory.Data        // nil without nodes
 	query      rego.PreparedEvalQuery // per object: findings, facts, workload
 	aggregate  rego.PreparedEvalQuery // once per run: findings across objects
 	placement  rego.PreparedEvalQuery // per workload: where its pods can land
 	placeKey   rego.PreparedEvalQuery // per workload: all placement reads of it
 	givenQ     rego.PreparedEvalQuery // per workload: what rules read of its placement
-	placed     sync.Map               // placement key -> Placement, for the run
+	placed     sync.Map               // placement key -> Placement
 	givenByKey sync.Map               // placement key -> what rules read of its placement
 	nodeCheck  rego.PreparedEvalQuery // per inventory node: validation problems
-	rules      map[string]finding.Rule
-	skip       map[string]bool // keys left out of input
-	poolSets   [][2]int        // per inventory pool: its label set and taint set
 }
 
 // Raw is a finding as a rule reports it, before its path becomes a position.
@@ -92,33 +108,12 @@ type Cross struct {
 	Fact     int
 }
 
-// New compiles the Rego modules of fsys (every *.rego that is not a test),
-// once for the whole run.
-func New(ctx context.Context, fsys fs.FS, settings Settings) (*Engine, error) {
-	c, err := Compile(fsys, settings.Disabled)
-	if err != nil {
-		return nil, err
-	}
-	return c.Engine(ctx, settings)
-}
-
-// Compiled is the rules of fsys parsed and compiled, once; engines for
-// different inventories are made from it.
-type Compiled struct {
-	rules    []finding.Rule
-	compiler *ast.Compiler
-}
-
 // Compile parses and compiles the Rego modules of fsys (every *.rego that is
-// not a test), leaving out the rules disabled.
-func Compile(fsys fs.FS, disabled []string) (*Compiled, error) {
-	return CompileWith(fsys, nil, disabled)
-}
-
-// CompileWith compiles the modules of fsys and the user's policies
-// (LoadPolicies) together, in the sandbox. A problem in a policy is a
-// PolicyErrors, positioned in the policy's file.
-func CompileWith(fsys fs.FS, policies []*ast.Module, disabled []string) (*Compiled, error) {
+// not a test) and the user's policies (LoadPolicies) together, in the
+// sandbox, and settles how each rule runs: the rules config turns off are
+// left out. A problem in a policy is a PolicyErrors, positioned in the
+// policy's file.
+func Compile(fsys fs.FS, policies []*ast.Module, config RuleConfig) (*Compiled, error) {
 	modules, err := ParseModules(fsys, false)
 	if err != nil {
 		return nil, err
@@ -135,9 +130,10 @@ func CompileWith(fsys fs.FS, policies []*ast.Module, disabled []string) (*Compil
 		return nil, err
 	}
 	rules = append(rules, custom...)
+	settings := newRuleSettings(rules, config)
 	var enabled []*ast.Module
 	for _, m := range slices.Concat(modules, policies) {
-		if !slices.Contains(disabled, RuleID(m)) {
+		if set, ok := settings[RuleID(m)]; !ok || set.On {
 			enabled = append(enabled, m)
 		}
 	}
@@ -145,98 +141,49 @@ func CompileWith(fsys fs.FS, policies []*ast.Module, disabled []string) (*Compil
 	if err != nil {
 		return nil, err
 	}
-	return &Compiled{rules: rules, compiler: compiler}, nil
+	c := &Compiled{rules: map[string]finding.Rule{}, settings: settings, compiler: compiler}
+	for _, r := range rules {
+		r.Severity = settings[r.ID].Severity
+		c.rules[r.ID] = r
+	}
+	if len(policies) == 0 {
+		c.skip = unreadFields
+	}
+	return c, nil
 }
 
-// Engine makes an engine of the compiled rules for the run's settings
-// (settings.Disabled is the compiler's business and is not read here).
-func (c *Compiled) Engine(ctx context.Context, settings Settings) (*Engine, error) {
-	var err error
-	var data map[string]any
-	raw, _ := json.Marshal(settings)
-	if err := json.Unmarshal(raw, &data); err != nil {
+// NewRun starts a run of the rules on the settings' inventory. The inventory
+// is handed to the rules once, as inventory.Data: the store gives rules Rego
+// values as they are, rather than converting the inventory on every read.
+func (c *Compiled) NewRun(ctx context.Context, settings RunSettings) (*Run, error) {
+	run := &Run{rules: c}
+	if !settings.Inventory.Empty() {
+		run.inventory = settings.Inventory.Data()
+	}
+	data, err := ast.InterfaceToValue(map[string]any{"dslint": struct {
+		Cluster   Cluster         `json:"config"`
+		Inventory *inventory.Data `json:"inventory,omitempty"`
+	}{settings.Cluster, run.inventory}})
+	if err != nil {
 		return nil, err
 	}
-	root := map[string]any{"config": data}
-	if settings.Inventory != nil {
-		root["inventory"] = settings.Inventory
-	}
-	// Rules read the store on every evaluation: it hands out Rego values as
-	// they are, rather than converting the inventory each time.
-	store := inmem.NewFromObjectWithOpts(map[string]any{"dslint": root}, inmem.OptReturnASTValuesOnRead(true))
-	e := &Engine{rules: map[string]finding.Rule{}}
+	store := inmem.NewFromASTObject(data.(ast.Object))
 	for _, q := range []struct {
 		query string
 		into  *rego.PreparedEvalQuery
 	}{
-		{"data.dslint.main.result", &e.query},
-		{"data.dslint.main.aggregate", &e.aggregate},
-		{"data.dslint.main.placement", &e.placement},
-		{"data.dslint.main.placement_key", &e.placeKey},
-		{"data.dslint.lib.placement.given", &e.givenQ},
-		{"data.dslint.main.node_problems", &e.nodeCheck},
+		{"data.dslint.main.result", &run.query},
+		{"data.dslint.main.aggregate", &run.aggregate},
+		{"data.dslint.main.placement", &run.placement},
+		{"data.dslint.main.placement_key", &run.placeKey},
+		{"data.dslint.lib.placement.given", &run.givenQ},
+		{"data.dslint.main.node_problems", &run.nodeCheck},
 	} {
 		if *q.into, err = prepare(ctx, q.query, c.compiler, store); err != nil {
 			return nil, err
 		}
 	}
-	if !settings.AllFields {
-		e.skip = unreadFields
-	}
-	if e.poolSets, err = poolSets(settings.Inventory); err != nil {
-		return nil, err
-	}
-	for _, r := range c.rules {
-		e.rules[r.ID] = r
-	}
-	return e, nil
-}
-
-// poolSets reads the label set and taint set of each pool of an inventory
-// (inventory.Inventory.Data).
-func poolSets(inv map[string]any) ([][2]int, error) {
-	pools, _ := inv["pools"].([]any)
-	sets := make([][2]int, 0, len(pools))
-	for i, p := range pools {
-		m, _ := p.(map[string]any)
-		ls, ok1 := asInt(m["label_set"])
-		ts, ok2 := asInt(m["taint_set"])
-		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("inventory pool %d has no label_set and taint_set", i)
-		}
-		sets = append(sets, [2]int{ls, ts})
-	}
-	return sets, nil
-}
-
-func asInt(x any) (int, bool) {
-	switch n := x.(type) {
-	case int:
-		return n, true
-	case float64:
-		return int(n), n == float64(int(n))
-	case json.Number:
-		i, err := n.Int64()
-		return int(i), err == nil
-	}
-	return 0, false
-}
-
-// compile compiles the modules once; every query of the engine is prepared
-// on the same compiler.
-func compile(modules, policies []*ast.Module) (*ast.Compiler, error) {
-	byName := make(map[string]*ast.Module, len(modules))
-	for _, m := range modules {
-		byName[m.Package.Location.File] = m
-	}
-	c := ast.NewCompiler().WithDefaultRegoVersion(ast.RegoV1).WithCapabilities(Sandbox())
-	if c.Compile(byName); c.Failed() {
-		if len(policies) > 0 {
-			return nil, astErrors(c.Errors)
-		}
-		return nil, fmt.Errorf("compile rules: %w", c.Errors)
-	}
-	return c, nil
+	return run, nil
 }
 
 func prepare(ctx context.Context, query string, compiler *ast.Compiler, store storage.Store) (rego.PreparedEvalQuery, error) {
@@ -247,10 +194,11 @@ func prepare(ctx context.Context, query string, compiler *ast.Compiler, store st
 	return pq, nil
 }
 
-// Rules returns the metadata of every rule, sorted by id.
-func (e *Engine) Rules() []finding.Rule {
-	out := make([]finding.Rule, 0, len(e.rules))
-	for _, r := range e.rules {
+// Rules returns the metadata of every rule, those off included, sorted by
+// id, with the severity the config gives them.
+func (c *Compiled) Rules() []finding.Rule {
+	out := make([]finding.Rule, 0, len(c.rules))
+	for _, r := range c.rules {
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })
@@ -258,22 +206,26 @@ func (e *Engine) Rules() []finding.Rule {
 }
 
 // Rule returns one rule's metadata.
-func (e *Engine) Rule(id string) (finding.Rule, bool) {
-	r, ok := e.rules[id]
+func (c *Compiled) Rule(id string) (finding.Rule, bool) {
+	r, ok := c.rules[id]
 	return r, ok
 }
 
+// Setting is how the rule id runs; the zero RuleSetting (off) for an
+// unknown id.
+func (c *Compiled) Setting(id string) RuleSetting { return c.settings[id] }
+
 // Check evaluates every rule on one object node.
-func (e *Engine) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
-	input, err := toValue(obj, e.skip)
+func (run *Run) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
+	input, err := yamlvalue.Rego(obj, run.rules.skip)
 	if err != nil {
 		return Verdict{}, err
 	}
-	if err := e.give(ctx, input); err != nil {
+	if err := run.give(ctx, input); err != nil {
 		return Verdict{}, err
 	}
 	// No metrics: nobody reads them, and they cost a few percent per object.
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+	rs, err := run.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 	if err != nil {
 		return Verdict{}, fmt.Errorf("evaluate rules: %w", err)
 	}
@@ -286,7 +238,7 @@ func (e *Engine) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
 	v.Patch, _ = res["patch"].(bool)
 	reports, _ := res["report"].([]any)
 	for _, r := range reports {
-		raw, err := e.decodeFinding(r)
+		raw, err := run.rules.decodeFinding(r)
 		if err != nil {
 			return Verdict{}, err
 		}
@@ -323,7 +275,7 @@ func decodeFact(x any) (Fact, error) {
 // run. Each rule sees input.groups[<rule id>][<group>]: the facts it recorded
 // under one group key, each with its index as "id", its object as "object"
 // and where it is as "file" and "line".
-func (e *Engine) Aggregate(ctx context.Context, facts []Fact) ([]Cross, error) {
+func (run *Run) Aggregate(ctx context.Context, facts []Fact) ([]Cross, error) {
 	if len(facts) == 0 {
 		return nil, nil
 	}
@@ -338,7 +290,7 @@ func (e *Engine) Aggregate(ctx context.Context, facts []Fact) ([]Cross, error) {
 		item["file"], item["line"] = f.File, f.Line
 		groups[f.Rule][f.Group] = append(groups[f.Rule][f.Group], item)
 	}
-	rs, err := e.aggregate.Eval(ctx, rego.EvalInput(map[string]any{"groups": groups}))
+	rs, err := run.aggregate.Eval(ctx, rego.EvalInput(map[string]any{"groups": groups}))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate cross-object rules: %w", err)
 	}
@@ -348,7 +300,7 @@ func (e *Engine) Aggregate(ctx context.Context, facts []Fact) ([]Cross, error) {
 	var out []Cross
 	reports, _ := rs[0].Expressions[0].Value.([]any)
 	for _, r := range reports {
-		c, err := e.decodeCross(r, len(facts))
+		c, err := run.rules.decodeCross(r, len(facts))
 		if err != nil {
 			return nil, err
 		}
@@ -357,9 +309,9 @@ func (e *Engine) Aggregate(ctx context.Context, facts []Fact) ([]Cross, error) {
 	return out, nil
 }
 
-func (e *Engine) decodeCross(x any, nfacts int) (Cross, error) {
+func (c *Compiled) decodeCross(x any, nfacts int) (Cross, error) {
 	m, _ := x.(map[string]any)
-	raw, err := e.decodeFinding(x)
+	raw, err := c.decodeFinding(x)
 	if err != nil {
 		return Cross{}, err
 	}
@@ -371,25 +323,29 @@ func (e *Engine) decodeCross(x any, nfacts int) (Cross, error) {
 	return Cross{Rule: raw.Rule, Severity: raw.Severity, Message: raw.Message, Fact: int(i)}, nil
 }
 
-// decodeFinding reads one finding object a rule reported.
-func (e *Engine) decodeFinding(x any) (Raw, error) {
+// decodeFinding reads one finding object a rule reported, and gives it its
+// final severity: the config's for the rule, else the one the finding
+// names, else the rule's.
+func (c *Compiled) decodeFinding(x any) (Raw, error) {
 	m, ok := x.(map[string]any)
 	if !ok {
 		return Raw{}, fmt.Errorf("rule reported %v, not a finding object", x)
 	}
 	id, _ := m["rule"].(string)
-	rule, ok := e.rules[id]
+	set, ok := c.settings[id]
 	if !ok {
 		return Raw{}, fmt.Errorf("finding of unknown rule %q", id)
 	}
-	raw := Raw{Rule: id, Severity: rule.Severity}
+	raw := Raw{Rule: id, Severity: set.Severity}
 	raw.Message, _ = m["message"].(string)
 	if s, ok := m["severity"].(string); ok {
 		sev, err := finding.ParseSeverity(s)
 		if err != nil {
 			return Raw{}, fmt.Errorf("rule %s: %w", id, err)
 		}
-		raw.Severity = sev
+		if !set.Configured {
+			raw.Severity = sev
+		}
 	}
 	path, err := decodePath(m["path"])
 	if err != nil {
@@ -418,29 +374,4 @@ func decodePath(x any) ([]any, error) {
 		}
 	}
 	return path, nil
-}
-
-// ParseModules parses the *.rego files of fsys with their annotations; with
-// tests set, *_test.rego files are included.
-func ParseModules(fsys fs.FS, tests bool) ([]*ast.Module, error) {
-	var modules []*ast.Module
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(p) != ".rego" {
-			return err
-		}
-		if strings.HasSuffix(p, "_test.rego") && !tests {
-			return nil
-		}
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		m, err := ast.ParseModuleWithOpts(p, string(src), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
-		if err != nil {
-			return err
-		}
-		modules = append(modules, m)
-		return nil
-	})
-	return modules, err
 }

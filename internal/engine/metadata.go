@@ -2,7 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"io/fs"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -31,7 +33,9 @@ func RuleID(m *ast.Module) string {
 
 // RulesOf reads the metadata of every rule module. A rule without a title,
 // description, severity or remediation is an error: its documentation and
-// SARIF descriptor would be empty.
+// SARIF descriptor would be empty. custom.needs_inventory: true marks a rule
+// that finds nothing without a node inventory, so that a suppression of it
+// is not called unused in a run without one.
 func RulesOf(modules []*ast.Module) ([]finding.Rule, error) {
 	var out []finding.Rule
 	seen := map[string]string{}
@@ -56,6 +60,19 @@ func RulesOf(modules []*ast.Module) ([]finding.Rule, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// RulesIn reads the metadata of the rules of fsys, sorted by id, without
+// compiling them: listing or explaining the rules needs no more, and
+// compiling is most of the time dslint takes to start.
+func RulesIn(fsys fs.FS) ([]finding.Rule, error) {
+	modules, err := ParseModules(fsys, false)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := RulesOf(modules)
+	slices.SortFunc(rules, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })
+	return rules, err
 }
 
 func packageAnnotations(m *ast.Module) *ast.Annotations {
@@ -89,6 +106,13 @@ func ruleFromAnnotations(id string, a *ast.Annotations) (finding.Rule, error) {
 		return finding.Rule{}, fmt.Errorf("metadata custom.severity: %w", err)
 	}
 	r.Severity = sev
+	switch v := a.Custom["needs_inventory"].(type) {
+	case nil:
+	case bool:
+		r.NeedsInventory = v
+	default:
+		return finding.Rule{}, fmt.Errorf("metadata custom.needs_inventory must be true or false, not %v", v)
+	}
 	for field, v := range map[string]string{"title": r.Title, "description": r.Description, "custom.remediation": r.Remediation} {
 		if v == "" {
 			return finding.Rule{}, fmt.Errorf("metadata has no %s", field)

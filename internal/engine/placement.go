@@ -10,6 +10,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/dslint/dslint/internal/inventory"
+	"github.com/dslint/dslint/internal/yamlvalue"
 )
 
 // Verdict of one node, or of a whole pool: it fits, or the first filter that
@@ -53,34 +56,34 @@ type Placement struct {
 	Eligible int // nodes its pods can land on (a DaemonSet's DESIRED)
 }
 
-// Place evaluates where the pods of one object can land on the engine's
+// Place evaluates where the pods of one object can land on the run's
 // inventory: one Placement per pod template (rego/k8s.rego: pods), in the
 // order of the library's pods; none for an object that is no workload.
 // Placement reads little of a workload (rego/placement.rego: keys), and many
 // workloads of a run share it: each distinct key is placed once.
-func (e *Engine) Place(ctx context.Context, obj *yaml.Node) ([]Placement, error) {
-	input, err := toValue(obj, e.skip)
+func (run *Run) Place(ctx context.Context, obj *yaml.Node) ([]Placement, error) {
+	input, err := yamlvalue.Rego(obj, run.rules.skip)
 	if err != nil {
 		return nil, err
 	}
-	key, ok, err := e.placementKey(ctx, input)
+	key, ok, err := run.placementKey(ctx, input)
 	if err != nil || !ok {
 		return nil, err // not a workload, or no inventory
 	}
-	if p, ok := e.placed.Load(key); ok {
+	if p, ok := run.placed.Load(key); ok {
 		return p.([]Placement), nil
 	}
-	p, err := e.place(ctx, input)
+	p, err := run.place(ctx, input)
 	if err == nil {
-		e.placed.Store(key, p)
+		run.placed.Store(key, p)
 	}
 	return p, err
 }
 
 // placementKey is all placement reads of the workload in input, as a string
 // (rego/placement.rego: keys); ok is false when there is nothing to place.
-func (e *Engine) placementKey(ctx context.Context, input ast.Value) (key string, ok bool, err error) {
-	rs, err := e.placeKey.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+func (run *Run) placementKey(ctx context.Context, input ast.Value) (key string, ok bool, err error) {
+	rs, err := run.placeKey.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 	if err != nil {
 		return "", false, fmt.Errorf("evaluate placement: %w", err)
 	}
@@ -95,18 +98,18 @@ func (e *Engine) placementKey(ctx context.Context, input ast.Value) (key string,
 // each of its pods (rego/placement.rego: given), as input.__dslint: rules
 // would work it out from the inventory for every workload, and workloads
 // that read alike share it.
-func (e *Engine) give(ctx context.Context, input ast.Value) error {
+func (run *Run) give(ctx context.Context, input ast.Value) error {
 	obj, isObj := input.(ast.Object)
-	if len(e.poolSets) == 0 || !isObj {
+	if run.inventory == nil || !isObj {
 		return nil
 	}
-	key, ok, err := e.placementKey(ctx, input)
+	key, ok, err := run.placementKey(ctx, input)
 	if err != nil || !ok {
 		return err
 	}
-	given, cached := e.givenByKey.Load(key)
+	given, cached := run.givenByKey.Load(key)
 	if !cached {
-		rs, err := e.givenQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+		rs, err := run.givenQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 		if err != nil {
 			return fmt.Errorf("evaluate placement: %w", err)
 		}
@@ -118,7 +121,7 @@ func (e *Engine) give(ctx context.Context, input ast.Value) error {
 			return err
 		}
 		given = v
-		e.givenByKey.Store(key, v)
+		run.givenByKey.Store(key, v)
 	}
 	obj.Insert(ast.StringTerm(givenKey), ast.NewTerm(given.(ast.Value)))
 	return nil
@@ -155,8 +158,8 @@ type apartVerdict struct {
 	placementVerdict
 }
 
-func (e *Engine) place(ctx context.Context, input ast.Value) ([]Placement, error) {
-	rs, err := e.placement.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+func (run *Run) place(ctx context.Context, input ast.Value) ([]Placement, error) {
+	rs, err := run.placement.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate placement: %w", err)
 	}
@@ -173,7 +176,7 @@ func (e *Engine) place(ctx context.Context, input ast.Value) ([]Placement, error
 	}
 	out := make([]Placement, 0, len(pods))
 	for _, pod := range pods {
-		p, err := e.placeOne(pod)
+		p, err := run.placeOne(pod)
 		if err != nil {
 			return nil, err
 		}
@@ -184,18 +187,22 @@ func (e *Engine) place(ctx context.Context, input ast.Value) ([]Placement, error
 
 // placeOne reads the placement of one pod: a verdict for each pool of the
 // inventory.
-func (e *Engine) placeOne(pod podSummary) (Placement, error) {
+func (run *Run) placeOne(pod podSummary) (Placement, error) {
+	var pools []inventory.PoolData
+	if run.inventory != nil {
+		pools = run.inventory.Pools
+	}
 	s := pod.Summary
-	p := Placement{Template: pod.Where, Eligible: s.Eligible, Pools: make([]PoolVerdict, len(e.poolSets))}
+	p := Placement{Template: pod.Where, Eligible: s.Eligible, Pools: make([]PoolVerdict, len(pools))}
 	// A pool's verdict is its label set's when that blocks, else its taint
 	// set's (rego/placement.rego, _pool_wide); no label verdicts: all fit.
-	for i, sets := range e.poolSets {
+	for i, pool := range pools {
 		v := placementVerdict{Fits: true}
-		if sets[0] < len(s.LabelVerdicts) {
-			v = s.LabelVerdicts[sets[0]]
+		if pool.LabelSet < len(s.LabelVerdicts) {
+			v = s.LabelVerdicts[pool.LabelSet]
 		}
-		if v.Fits && sets[1] < len(s.TaintVerdicts) {
-			v = s.TaintVerdicts[sets[1]]
+		if v.Fits && pool.TaintSet < len(s.TaintVerdicts) {
+			v = s.TaintVerdicts[pool.TaintSet]
 		}
 		p.Pools[i] = PoolVerdict{Pool: i, NodeVerdict: NodeVerdict(v)}
 	}
@@ -236,8 +243,8 @@ type Problem struct {
 // InventoryProblems validates the distinct parts of the inventory's nodes:
 // parts["labels"] holds [key, value] pairs, parts["taints"] taint lists,
 // parts["unschedulable"] values.
-func (e *Engine) InventoryProblems(ctx context.Context, parts map[string][]any) ([]Problem, error) {
-	rs, err := e.nodeCheck.Eval(ctx, rego.EvalInput(parts))
+func (run *Run) InventoryProblems(ctx context.Context, parts map[string][]any) ([]Problem, error) {
+	rs, err := run.nodeCheck.Eval(ctx, rego.EvalInput(parts))
 	if err != nil {
 		return nil, fmt.Errorf("validate nodes: %w", err)
 	}
@@ -260,14 +267,4 @@ func (e *Engine) InventoryProblems(ctx context.Context, parts map[string][]any) 
 		out = append(out, p)
 	}
 	return out, nil
-}
-
-// Data is a YAML node as rules read it, as plain Go values (maps, slices,
-// strings, json.Number, bools, nil), with every field kept.
-func Data(n *yaml.Node) (any, error) {
-	v, err := toValue(n, nil)
-	if err != nil {
-		return nil, err
-	}
-	return ast.JSON(v)
 }

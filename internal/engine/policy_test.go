@@ -47,7 +47,7 @@ func compilePolicy(t *testing.T, files map[string]string) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	return CompileWith(dslint.Policies, modules, nil)
+	return Compile(dslint.Policies, modules, RuleConfig{})
 }
 
 // policyProblem compiles files and returns the one problem it must have.
@@ -84,7 +84,7 @@ report contains result.fail([], sprintf("runtime: %v", [opa.runtime()]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := c.Engine(context.Background(), Settings{AllFields: true})
+	e, err := c.NewRun(context.Background(), RunSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,6 +116,9 @@ type Rule struct {
 	// RaisedBy names the part of dslint that raises the rule's findings
 	// when it is not Rego: "parser" or "suppression" (metadata custom.source).
 	RaisedBy string `json:"-"`
+	// NeedsInventory marks a rule that finds nothing without a node
+	// inventory (metadata custom.needs_inventory).
+	NeedsInventory bool `json:"-"`
 	// Custom marks a rule of the user's policies (--policy, policies:).
 	Custom bool `json:"custom,omitempty"`
 }

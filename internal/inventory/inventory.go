@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dslint/dslint/internal/manifest"
 )
 
 // PerNodeLabel is true for a label key whose value differs from node to
@@ -41,39 +43,22 @@ var poolLabels = []string{
 type Node struct {
 	Name          string
 	Labels        map[string]any
-	Taints        []any // as written: mappings with key, value and effect
-	Unschedulable any   // true, false or nil; anything else is a problem
-	File          string
-	Line, Column  int // where the node is defined
+	Taints        []any        // as written: mappings with key, value and effect
+	Unschedulable any          // true, false or nil; anything else is a problem
+	Pos           manifest.Pos // where the node is defined
 	Pool          string
 
 	// Locate gives the position of a field of the node (a path as rules
 	// use them), for problems; nil means the node's own position.
-	Locate func(path []any) (line, column int)
-}
-
-// Object is the node as a Node object, as placement and validation read it.
-func (n *Node) Object() map[string]any {
-	meta := map[string]any{"name": n.Name}
-	if n.Labels != nil {
-		meta["labels"] = n.Labels
-	}
-	spec := map[string]any{}
-	if n.Taints != nil {
-		spec["taints"] = n.Taints
-	}
-	if n.Unschedulable != nil {
-		spec["unschedulable"] = n.Unschedulable
-	}
-	return map[string]any{"apiVersion": "v1", "kind": "Node", "metadata": meta, "spec": spec}
+	Locate func(path []any) manifest.Pos
 }
 
 // Position is where a field of the node is defined.
-func (n *Node) Position(path []any) (line, column int) {
+func (n *Node) Position(path []any) manifest.Pos {
 	if n.Locate != nil {
 		return n.Locate(path)
 	}
-	return n.Line, n.Column
+	return n.Pos
 }
 
 // Pool is a group of nodes with the same labels (per-node labels aside),
@@ -134,119 +119,6 @@ func New(nodes []*Node) *Inventory {
 
 // Empty is true when there is no node to place workloads on.
 func (inv *Inventory) Empty() bool { return inv == nil || len(inv.Nodes) == 0 }
-
-// Data is the inventory as Rego reads it at data.dslint.inventory, with
-// indexes of each pool's nodes by name and by per-node label value, so that
-// a workload naming a node finds it without a scan.
-func (inv *Inventory) Data() map[string]any {
-	pools := make([]any, 0, len(inv.Pools))
-	var labelSets, taintSets, taints distinct
-	for _, p := range inv.Pools {
-		nodes := make([]any, 0, len(p.Nodes))
-		for _, n := range p.Nodes {
-			nodes = append(nodes, n.Object())
-		}
-		first := p.Nodes[0]
-		rep := (&Node{Labels: p.Labels, Taints: first.Taints, Unschedulable: first.Unschedulable}).Object()
-		varying := make([]any, 0, len(p.Varying))
-		byLabel := map[string]any{}
-		for _, k := range p.Varying {
-			varying = append(varying, k)
-			byValue := map[string][]any{}
-			for j, n := range p.Nodes {
-				if v, ok := n.Labels[k].(string); ok {
-					byValue[v] = append(byValue[v], j)
-				}
-			}
-			byLabel[k] = byValue
-		}
-		names := make(map[string]any, len(p.Nodes))
-		for j, n := range p.Nodes {
-			names[n.Name] = j
-		}
-		pools = append(pools, map[string]any{
-			"name": p.Name, "node": rep, "nodes": nodes,
-			"varying": varying, "names": names, "by_label": byLabel,
-			"label_set": labelSets.index(rep["metadata"].(map[string]any)["labels"]),
-			"taint_set": taintSets.index(taintSet(first, &taints)),
-		})
-	}
-	var perNode []any
-	for _, p := range inv.Pools {
-		for _, k := range p.Varying {
-			if !slices.Contains(perNode, any(k)) {
-				perNode = append(perNode, k)
-			}
-		}
-	}
-	bySets := map[string]any{} // label set -> taint set -> pool indexes
-	for i, p := range pools {
-		m := p.(map[string]any)
-		ls, ts := fmt.Sprint(m["label_set"]), fmt.Sprint(m["taint_set"])
-		if bySets[ls] == nil {
-			bySets[ls] = map[string]any{}
-		}
-		byTaints := bySets[ls].(map[string]any)
-		list, _ := byTaints[ts].([]any)
-		byTaints[ts] = append(list, i)
-	}
-	byLabelSet := make([]any, len(labelSets.values))
-	for i := range byLabelSet {
-		byLabelSet[i] = bySets[fmt.Sprint(i)]
-	}
-	byTaintSet := make([]any, len(taintSets.values))
-	for i, p := range pools {
-		ts := p.(map[string]any)["taint_set"].(int)
-		list, _ := byTaintSet[ts].([]any)
-		byTaintSet[ts] = append(list, i)
-	}
-	return map[string]any{
-		"pools": pools, "per_node_keys": perNode, "pools_by_sets": byLabelSet, "pools_by_taint_set": byTaintSet,
-		"label_sets": labelSets.values, "taint_sets": taintSets.values, "taints": taints.values,
-	}
-}
-
-// matchable is a taint as tolerations see it: key, value and effect
-// (timeAdded tells nodes apart that no toleration can tell apart).
-func matchable(t any) any {
-	if m, ok := t.(map[string]any); ok {
-		return map[string]any{"key": m["key"], "value": m["value"], "effect": m["effect"]}
-	}
-	return t
-}
-
-// taintSet is a node's taints as indexes into the inventory's distinct
-// taints, with its cordoning: {"taints": [i...], "unschedulable": u}.
-func taintSet(n *Node, taints *distinct) map[string]any {
-	idx := make([]any, 0, len(n.Taints))
-	for _, t := range n.Taints {
-		idx = append(idx, taints.index(matchable(t)))
-	}
-	set := map[string]any{"taints": idx}
-	if n.Unschedulable != nil {
-		set["unschedulable"] = n.Unschedulable
-	}
-	return set
-}
-
-// distinct numbers values, equal values alike.
-type distinct struct {
-	values []any
-	seen   map[string]int
-}
-
-func (d *distinct) index(v any) int {
-	key, _ := json.Marshal(v)
-	if i, ok := d.seen[string(key)]; ok {
-		return i
-	}
-	if d.seen == nil {
-		d.seen = map[string]int{}
-	}
-	d.seen[string(key)] = len(d.values)
-	d.values = append(d.values, v)
-	return len(d.values) - 1
-}
 
 // groupKey is what nodes of one pool have alike: labels but the per-node
 // ones, taints as far as tolerations can tell them apart (key, value and

@@ -3,6 +3,8 @@ package inventory
 import (
 	"slices"
 	"testing"
+
+	"github.com/dslint/dslint/internal/manifest"
 )
 
 func node(name string, labels map[string]any, taints ...any) *Node {
@@ -52,8 +54,8 @@ func TestPoolNamesAreUnique(t *testing.T) {
 func TestFromPool(t *testing.T) {
 	nodes := FromPool(PoolSpec{
 		Name: "gpu", Count: 3, Labels: map[string]string{"hw": "gpu"},
-		Taints: []TaintSpec{{Key: "hw", Value: "gpu", Effect: "NoSchedule", Line: 9, Column: 7}},
-		File:   ".dslint.yaml", Line: 5, Column: 5,
+		Taints: []TaintSpec{{Key: "hw", Value: "gpu", Effect: "NoSchedule", Pos: manifest.Pos{File: ".dslint.yaml", Line: 9, Column: 7}}},
+		Pos:    manifest.Pos{File: ".dslint.yaml", Line: 5, Column: 5},
 	})
 	inv := New(nodes)
 	if len(inv.Pools) != 1 || inv.Pools[0].Name != "gpu" || len(inv.Pools[0].Nodes) != 3 {
@@ -63,10 +65,10 @@ func TestFromPool(t *testing.T) {
 	if n.Name != "gpu-3" || n.Labels["kubernetes.io/hostname"] != "gpu-3" || n.Labels["kubernetes.io/os"] != "linux" || n.Labels["hw"] != "gpu" {
 		t.Errorf("node %+v", n)
 	}
-	if l, c := n.Position([]any{"spec", "taints", 0, "effect"}); l != 9 || c != 7 {
-		t.Errorf("taint position %d:%d, want 9:7", l, c)
+	if p := n.Position([]any{"spec", "taints", 0, "effect"}); p.String() != ".dslint.yaml:9:7" {
+		t.Errorf("taint position %s, want .dslint.yaml:9:7", p)
 	}
-	if l, c := n.Position([]any{"metadata", "labels", "hw"}); l != 5 || c != 5 {
-		t.Errorf("label position %d:%d, want the pool's 5:5", l, c)
+	if p := n.Position([]any{"metadata", "labels", "hw"}); p.String() != ".dslint.yaml:5:5" {
+		t.Errorf("label position %s, want the pool's .dslint.yaml:5:5", p)
 	}
 }

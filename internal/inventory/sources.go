@@ -5,8 +5,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/manifest"
+	"github.com/dslint/dslint/internal/yamlvalue"
 )
 
 // IsNode is true for a core v1 Node object.
@@ -17,22 +17,21 @@ func IsNode(apiVersion, kind string) bool { return apiVersion == "v1" && kind ==
 // positions of those fields, so the parsed document can be dropped: a
 // kubectl get nodes dump of a large cluster is mostly status.
 func FromManifest(file string, obj manifest.Object) (*Node, error) {
-	n := &Node{Name: obj.Name, File: file}
-	at := map[string]manifest.Position{}
-	n.Line, n.Column = pos(obj.Node, nil)
-	n.Locate = func(path []any) (int, int) {
+	n := &Node{Name: obj.Name, Pos: locate(file, obj.Node, nil)}
+	at := map[string]manifest.Pos{}
+	n.Locate = func(path []any) manifest.Pos {
 		if p, ok := at[manifest.FormatPath(path)]; ok {
-			return p.Line, p.Column
+			return p
 		}
-		return n.Line, n.Column
+		return n.Pos
 	}
 	field := func(path ...any) (*yaml.Node, any, error) {
 		v := lookupPath(obj.Node, path)
 		if v == nil {
 			return nil, nil, nil
 		}
-		at[manifest.FormatPath(path)] = manifest.Locate(obj.Node, path)
-		data, err := engine.Data(v)
+		at[manifest.FormatPath(path)] = locate(file, obj.Node, path)
+		data, err := yamlvalue.Plain(v)
 		return v, data, err
 	}
 	labels, data, err := field("metadata", "labels")
@@ -43,7 +42,7 @@ func FromManifest(file string, obj manifest.Object) (*Node, error) {
 	if labels != nil && labels.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(labels.Content); i += 2 {
 			path := []any{"metadata", "labels", labels.Content[i].Value}
-			at[manifest.FormatPath(path)] = manifest.Locate(obj.Node, path)
+			at[manifest.FormatPath(path)] = locate(file, obj.Node, path)
 		}
 	}
 	taints, data, err := field("spec", "taints")
@@ -58,7 +57,7 @@ func FromManifest(file string, obj manifest.Object) (*Node, error) {
 				if f != nil {
 					path = append(path, f)
 				}
-				at[manifest.FormatPath(path)] = manifest.Locate(obj.Node, path)
+				at[manifest.FormatPath(path)] = locate(file, obj.Node, path)
 			}
 		}
 	} else if data != nil {
@@ -71,9 +70,11 @@ func FromManifest(file string, obj manifest.Object) (*Node, error) {
 	return n, nil
 }
 
-func pos(obj *yaml.Node, path []any) (int, int) {
+// locate is the position of the field at path in obj, of file.
+func locate(file string, obj *yaml.Node, path []any) manifest.Pos {
 	p := manifest.Locate(obj, path)
-	return p.Line, p.Column
+	p.File = file
+	return p
 }
 
 func lookupPath(n *yaml.Node, path []any) *yaml.Node {
@@ -87,18 +88,17 @@ func lookupPath(n *yaml.Node, path []any) *yaml.Node {
 
 // PoolSpec is a pool of identical nodes declared in the config.
 type PoolSpec struct {
-	Name         string
-	Count        int
-	Labels       map[string]string
-	Taints       []TaintSpec
-	File         string
-	Line, Column int
+	Name   string
+	Count  int
+	Labels map[string]string
+	Taints []TaintSpec
+	Pos    manifest.Pos // the pool's item in the config
 }
 
 // TaintSpec is one taint of a declared pool, with its position.
 type TaintSpec struct {
 	Key, Value, Effect string
-	Line, Column       int
+	Pos                manifest.Pos
 }
 
 // FromPool is the nodes of a declared pool: Count nodes named <name>-1 ...
@@ -113,13 +113,13 @@ func FromPool(p PoolSpec) []*Node {
 		}
 		taints = append(taints, taint)
 	}
-	locate := func(path []any) (int, int) {
+	locate := func(path []any) manifest.Pos {
 		if len(path) >= 3 && path[0] == "spec" && path[1] == "taints" {
 			if i, ok := path[2].(int); ok && i < len(p.Taints) {
-				return p.Taints[i].Line, p.Taints[i].Column
+				return p.Taints[i].Pos
 			}
 		}
-		return p.Line, p.Column
+		return p.Pos
 	}
 	nodes := make([]*Node, 0, p.Count)
 	for i := 1; i <= p.Count; i++ {
@@ -130,7 +130,7 @@ func FromPool(p PoolSpec) []*Node {
 		}
 		nodes = append(nodes, &Node{
 			Name: name, Labels: labels, Taints: taints,
-			File: p.File, Line: p.Line, Column: p.Column, Locate: locate, Pool: p.Name,
+			Pos: p.Pos, Locate: locate, Pool: p.Name,
 		})
 	}
 	return nodes

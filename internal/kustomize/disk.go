@@ -2,7 +2,6 @@ package kustomize
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"slices"
 
@@ -48,10 +47,10 @@ func (d *disk) ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	parsed := manifest.Parse(path, data)
+	parsed := manifest.Parse(manifest.DisplayName(path), data)
 	for _, se := range parsed.SyntaxErrors {
 		if se.Limit {
-			return nil, fmt.Errorf("%s:%d:%d: %s", manifest.DisplayName(path), se.Line, se.Column, se.Message)
+			return nil, &se
 		}
 	}
 	d.files[path], d.parsed[path] = data, parsed

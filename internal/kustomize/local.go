@@ -33,7 +33,7 @@ func (b *builder) checkLocal(dir, name string, seen map[string]bool) error {
 	parsed := manifest.Parse(display, data)
 	if len(parsed.SyntaxErrors) > 0 {
 		e := parsed.SyntaxErrors[0]
-		return fmt.Errorf("%s:%d:%d: YAML syntax error: %s", display, e.Line, e.Column, e.Message)
+		return &manifest.Error{Pos: e.Pos, Message: "YAML syntax error: " + e.Message}
 	}
 	var k types.Kustomization
 	if err := k.Unmarshal(data); err != nil {
@@ -41,12 +41,15 @@ func (b *builder) checkLocal(dir, name string, seen map[string]bool) error {
 	}
 	k.FixKustomization()
 	if len(k.HelmCharts) > 0 {
-		return fmt.Errorf("%s%s: helmCharts need helm and chart repositories, which dslint does not run; render them first (kustomize build --enable-helm DIR | dslint -)", display, keyPosition(parsed, "helmCharts", "helmChartInflationGenerator"))
+		return &manifest.Error{
+			Pos:     keyPosition(parsed, "helmCharts", "helmChartInflationGenerator"),
+			Message: "helmCharts need helm and chart repositories, which dslint does not run; render them first (kustomize build --enable-helm DIR | dslint -)",
+		}
 	}
 	refs := references(&k)
 	for _, r := range refs {
 		if fetched(r.path, r.base) {
-			return refError(display, parsed, r, "is remote: dslint builds kustomizations from local files only and fetches nothing; vendor it into the repository, or render it (kustomize build DIR | dslint -)")
+			return refError(parsed, r, "is remote: dslint builds kustomizations from local files only and fetches nothing; vendor it into the repository, or render it (kustomize build DIR | dslint -)")
 		}
 	}
 	for _, r := range refs {
@@ -55,7 +58,7 @@ func (b *builder) checkLocal(dir, name string, seen map[string]bool) error {
 		}
 		info, err := os.Stat(filepath.Join(dir, r.path))
 		if err != nil {
-			return refError(display, parsed, r, "does not exist")
+			return refError(parsed, r, "does not exist")
 		}
 		if r.base && info.IsDir() {
 			if err := b.checkLocal(manifest.RealPath(filepath.Join(dir, r.path)), filepath.Join(name, r.path), seen); err != nil {
@@ -145,29 +148,31 @@ func fetched(ref string, base bool) bool {
 }
 
 // refError reports a problem with a reference at its position in the
-// kustomization.
-func refError(display string, parsed *manifest.File, r reference, problem string) error {
-	at := ""
+// kustomization, or in the kustomization when the reference cannot be
+// found in its text.
+func refError(parsed *manifest.File, r reference, problem string) error {
+	at := manifest.Pos{File: parsed.Name}
 	if n := findScalar(parsed.Docs, r.path); n != nil {
-		at = fmt.Sprintf(":%d:%d", n.Line, n.Column)
+		at.Line, at.Column = n.Line, n.Column
 	}
-	return fmt.Errorf("%s%s: %s entry %q %s", display, at, r.field, r.path, problem)
+	return &manifest.Error{Pos: at, Message: fmt.Sprintf("%s entry %q %s", r.field, r.path, problem)}
 }
 
-// keyPosition is ":line:col" of the first of keys in the kustomization,
-// "" when it has none of them.
-func keyPosition(parsed *manifest.File, keys ...string) string {
+// keyPosition is where the first of keys is in the kustomization, or the
+// kustomization itself when it has none of them.
+func keyPosition(parsed *manifest.File, keys ...string) manifest.Pos {
 	if len(parsed.Docs) == 0 || len(parsed.Docs[0].Content) == 0 {
-		return ""
+		return manifest.Pos{File: parsed.Name}
 	}
 	root := parsed.Docs[0].Content[0]
 	for _, k := range keys {
 		if manifest.Lookup(root, k) != nil {
 			p := manifest.Locate(root, []any{k})
-			return fmt.Sprintf(":%d:%d", p.Line, p.Column)
+			p.File = parsed.Name
+			return p
 		}
 	}
-	return ""
+	return manifest.Pos{File: parsed.Name}
 }
 
 // findScalar is the first scalar node of the documents whose value

@@ -159,12 +159,12 @@ func (f *sourceFile) generator(obj manifest.Object, o *resource.Origin) manifest
 
 // start is where the file's content starts: its first object's kind, else
 // its first key.
-func (f *sourceFile) start() manifest.Position {
+func (f *sourceFile) start() manifest.Pos {
 	if len(f.objs) > 0 {
 		return manifest.Locate(f.objs[0].Node, nil)
 	}
 	if f.doc != nil {
 		return manifest.Locate(f.doc, nil)
 	}
-	return manifest.Position{Line: 1, Column: 1}
+	return manifest.Pos{Line: 1, Column: 1}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/fixture"
+	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/manifest"
 )
 
@@ -20,25 +21,26 @@ import (
 // tests, failing and passing fixtures, and explain examples that really fail
 // and pass. A new rule that skips any of it fails here.
 func TestRuleContract(t *testing.T) {
-	eng := newEngine(t)
+	rules := newRules(t)
 	modules, err := engine.ParseModules(dslint.Policies, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// rule id -> number of test_ rules, in the rule's own package or in
-	// its test package dslint.rules["<id>_test"]
-	tests := map[string]int{}
+	tests := map[string]int{} // rule id -> number of test_ rules
 	for _, m := range modules {
 		if !strings.HasSuffix(m.Package.Location.File, "_test.rego") {
 			continue
 		}
+		// A rule's tests live in package dslint.rules["<id>_test"] (or, not
+		// moved yet, in the rule's own package).
+		id := strings.TrimSuffix(engine.RuleID(m), "_test")
 		for _, r := range m.Rules {
 			if strings.HasPrefix(r.Head.Name.String(), "test_") {
-				tests[strings.TrimSuffix(engine.RuleID(m), "_test")]++
+				tests[id]++
 			}
 		}
 	}
-	for _, r := range eng.Rules() {
+	for _, r := range rules.Rules() {
 		t.Run(r.ID, func(t *testing.T) {
 			if _, err := fs.Stat(dslint.Policies, "rules/"+r.ID+".rego"); err != nil {
 				t.Errorf("rule %s must live in rules/%s.rego", r.ID, r.ID)
@@ -56,16 +58,17 @@ func TestRuleContract(t *testing.T) {
 			if r.ID == "parse-error" {
 				return // raised by the parser; its fixtures are its tests
 			}
+			checkExample(t, rules, r.ID, "bad", r.Bad, true, true)
+			checkExample(t, rules, r.ID, "good", r.Good, true, false)
+			// The bad example fires without an inventory (its Node objects
+			// are then mere objects) unless the rule says it needs one.
+			checkExample(t, rules, r.ID, "bad", r.Bad, false, !r.NeedsInventory)
 			if r.RaisedBy != "" {
-				checkExample(t, eng, r.ID, "bad", r.Bad, true)
-				checkExample(t, eng, r.ID, "good", r.Good, false)
 				return // raised in Go, tested there and by its fixtures
 			}
 			if tests[r.ID] == 0 {
 				t.Errorf("rules/%s_test.rego has no test_ rules (package dslint.rules[%q])", r.ID, r.ID+"_test")
 			}
-			checkExample(t, eng, r.ID, "bad", r.Bad, true)
-			checkExample(t, eng, r.ID, "good", r.Good, false)
 		})
 	}
 }
@@ -75,41 +78,50 @@ func hasBase(prefix string) func(string) bool {
 }
 
 // checkExample lints an explain example and checks it fails (or passes) the
-// rule. An example is judged as a fixture is: its Node objects are its
-// inventory.
-func checkExample(t *testing.T, eng *engine.Engine, id, name, src string, wantFinding bool) {
+// rule. With withNodes, it is judged as a fixture is: its Node objects are
+// its inventory.
+func checkExample(t *testing.T, rules *engine.Compiled, id, name, src string, withNodes, wantFinding bool) {
 	t.Helper()
-	nodes, err := fixture.Nodes(name, []byte(src))
-	if err != nil {
-		t.Fatal(err)
+	var nodes []*inventory.Node
+	if withNodes {
+		var err error
+		if nodes, err = fixture.Nodes(name, []byte(src)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{Engine: fixed(eng), Nodes: nodes})
+	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{Rules: rules, Nodes: nodes})
 	if len(problems.Internal)+len(problems.Unreadable) > 0 {
 		t.Fatalf("%s example: %v", name, problems)
 	}
 	got := slices.ContainsFunc(res.Findings, func(f finding.Finding) bool { return f.Rule == id })
 	if got != wantFinding {
-		t.Errorf("the %s example of explain %s: finding = %v, want %v; findings: %v", name, id, got, wantFinding, res.Findings)
+		t.Errorf("the %s example of explain %s (its Node objects the inventory: %v): finding = %v, want %v; findings: %v", name, id, withNodes, got, wantFinding, res.Findings)
 	}
 }
 
 // TestFixturesNameKnownRules fails on a fixture directory or want comment that
-// names no rule.
+// names no rule, and on a golden file left without its fixture.
 func TestFixturesNameKnownRules(t *testing.T) {
-	eng := newEngine(t)
+	rules := newRules(t)
 	dirs, err := os.ReadDir(fixturesDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range dirs {
-		if _, ok := eng.Rule(d.Name()); !ok {
+		if _, ok := rules.Rule(d.Name()); !ok {
 			t.Errorf("fixtures/%s names no rule", d.Name())
 		}
 		files, _ := filepath.Glob(filepath.Join(fixturesDir, d.Name(), "*"))
 		for _, f := range files {
+			if fixture, golden := strings.CutSuffix(f, ".out"); golden {
+				if _, err := os.Stat(fixture); err != nil {
+					t.Errorf("%s is the golden file of no fixture", f)
+				}
+				continue // messages, not wants
+			}
 			data, _ := os.ReadFile(f)
 			for _, w := range parseWants(t, data) {
-				if _, ok := eng.Rule(w.Rule); !ok {
+				if _, ok := rules.Rule(w.Rule); !ok {
 					t.Errorf("%s:%d: want names unknown rule %q", f, w.Line, w.Rule)
 				}
 			}

@@ -31,7 +31,7 @@ func TestRealCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, problems := Run(context.Background(), srcs, nil, Options{Engine: fixed(newEngine(t))})
+	res, problems := Run(context.Background(), srcs, nil, Options{Rules: newRules(t)})
 	for _, p := range append(problems.Unreadable, problems.Internal...) {
 		t.Errorf("%v", p)
 	}

@@ -52,7 +52,7 @@ func TestCrossFileFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, problems := Run(context.Background(), srcs, nil, Options{Engine: fixed(newEngine(t))})
+	res, problems := Run(context.Background(), srcs, nil, Options{Rules: newRules(t)})
 	if len(problems.Internal) > 0 {
 		t.Fatal(problems.Internal)
 	}

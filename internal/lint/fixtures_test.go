@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,42 +11,27 @@ import (
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/fixture"
-	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/manifest"
 )
 
 const fixturesDir = "../../fixtures"
 
-func newEngine(t testing.TB) *engine.Engine {
-	t.Helper()
-	return newEngineDisabled(t)
-}
+var update = flag.Bool("update", false, "rewrite the golden .out files of the fixtures")
 
-// newEngineDisabled is an engine of the built-in rules but the disabled ones.
-func newEngineDisabled(t testing.TB, disabled ...string) *engine.Engine {
+// newRules compiles the built-in rules, with the rules of off turned off.
+func newRules(t testing.TB, off ...string) *engine.Compiled {
 	t.Helper()
-	eng, err := engine.New(context.Background(), dslint.Policies, engine.Settings{Disabled: disabled})
+	rules, err := engine.Compile(dslint.Policies, nil, engine.RuleConfig{Off: off})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eng
-}
-
-// fixed is an engine factory that uses eng for runs without inventory and
-// builds one with the built-in rules for the others.
-func fixed(eng *engine.Engine) func(*inventory.Inventory) (*engine.Engine, error) {
-	return func(inv *inventory.Inventory) (*engine.Engine, error) {
-		if inv.Empty() {
-			return eng, nil
-		}
-		return engine.New(context.Background(), dslint.Policies, engine.Settings{Inventory: inv.Data()})
-	}
+	return rules
 }
 
 // lintFile runs the whole pipeline on one file.
-func lintFile(t testing.TB, eng *engine.Engine, path string) *finding.Result {
+func lintFile(t testing.TB, rules *engine.Compiled, path string) *finding.Result {
 	t.Helper()
-	res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: filepath.ToSlash(path)}}, nil, Options{Engine: fixed(eng)})
+	res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: filepath.ToSlash(path)}}, nil, Options{Rules: rules})
 	if err := problems.Err(); err != nil {
 		t.Errorf("%v", err)
 	}
@@ -54,14 +40,14 @@ func lintFile(t testing.TB, eng *engine.Engine, path string) *finding.Result {
 
 // lintFixture runs the whole pipeline on one fixture, whose Node objects
 // are its inventory.
-func lintFixture(t testing.TB, eng *engine.Engine, path string, data []byte) *finding.Result {
+func lintFixture(t testing.TB, rules *engine.Compiled, path string, data []byte) *finding.Result {
 	t.Helper()
 	name := filepath.ToSlash(path)
 	nodes, err := fixture.Nodes(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: name}}, nil, Options{Engine: fixed(eng), Nodes: nodes, NodeFiles: []string{path}})
+	res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: name}}, nil, Options{Rules: rules, Nodes: nodes, NodeFiles: []string{path}})
 	if err := problems.Err(); err != nil {
 		t.Errorf("%v", err)
 	}
@@ -81,8 +67,11 @@ func parseWants(t testing.TB, data []byte) []fixture.Want {
 	return wants
 }
 
+// TestFixtures lints every fixture and compares its findings with its
+// wants and, where it has one, its golden .out file (-update writes one for
+// every fail_ fixture).
 func TestFixtures(t *testing.T) {
-	eng := newEngine(t)
+	rules := newRules(t)
 	files, err := fixture.Find(fixturesDir)
 	if err != nil {
 		t.Fatal(err)
@@ -96,12 +85,13 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := fixture.Compare(path, parseWants(t, data), lintFixture(t, eng, path, data).Findings)
-			if len(o.Missing) > 0 || len(o.Unexpected) > 0 {
-				t.Errorf("findings of %v differ\n got: %v\nwant: %v", o.Rules, o.Got, o.Want)
+			findings := lintFixture(t, rules, path, data).Findings
+			o := fixture.Compare(path, parseWants(t, data), findings)
+			if !o.OK() {
+				t.Errorf("findings of %v differ from the wants:\n%s", o.Rules, o.Explain(filepath.ToSlash(path), findings))
 			}
-			for _, p := range o.Problems {
-				t.Error(p)
+			if err := fixture.CheckGolden(path, fixture.Golden(o.Rules, findings), *update); err != nil {
+				t.Errorf("%v\n(go test ./internal/lint -run TestFixtures -update rewrites the .out files; review the diff)", err)
 			}
 		})
 	}

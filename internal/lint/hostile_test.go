@@ -12,10 +12,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/dslint/dslint"
-	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/fixture"
-	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/manifest"
 )
 
@@ -44,7 +41,7 @@ func TestPanicCostsOneObject(t *testing.T) {
 		}
 	}
 	srcs := []manifest.Source{{Path: first, Name: "first.yaml"}, {Path: second, Name: "second.yaml"}}
-	res, problems := Run(context.Background(), srcs, nil, Options{Engine: fixed(newEngine(t))})
+	res, problems := Run(context.Background(), srcs, nil, Options{Rules: newRules(t)})
 	if len(problems.Internal) != 1 || len(problems.Unreadable) != 0 {
 		t.Fatalf("problems %v, want one internal error", problems.Err())
 	}
@@ -80,10 +77,10 @@ func TestObjectsOfOneFileInParallel(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng := fixed(newEngine(t))
+	rules := newRules(t)
 	var outcomes []string
 	for _, workers := range []int{1, 4} {
-		res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: "many.yaml"}}, nil, Options{Engine: eng, Workers: workers})
+		res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: "many.yaml"}}, nil, Options{Rules: rules, Workers: workers})
 		if len(problems.Internal) != 1 || problems.Internal[0].Error() != `many.yaml:373: internal error checking DaemonSet "p37": injected failure` {
 			t.Fatalf("%d workers: problems %v, want one internal error for p37", workers, problems.Err())
 		}
@@ -138,18 +135,14 @@ func FuzzPipeline(f *testing.F) {
 	for _, s := range pipelineSeeds {
 		f.Add([]byte(s))
 	}
-	engines := compiledOnce(f)
+	rules := newRules(f)
 	known := map[string]bool{}
-	plain, err := engines(inventory.New(nil))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, r := range plain.Rules() {
+	for _, r := range rules.Rules() {
 		known[r.ID] = true
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src := []manifest.Source{{Path: manifest.Stdin, Name: "<stdin>"}}
-		res, problems := Run(context.Background(), src, bytes.NewReader(data), Options{Engine: engines})
+		res, problems := Run(context.Background(), src, bytes.NewReader(data), Options{Rules: rules})
 		if len(problems.Internal) > 0 || len(problems.Unreadable) > 0 {
 			t.Fatalf("%v", problems.Err())
 		}
@@ -161,29 +154,10 @@ func FuzzPipeline(f *testing.F) {
 	})
 }
 
-// compiledOnce is an engine factory over rules compiled once, and one
-// engine for runs without an inventory.
-func compiledOnce(t testing.TB) func(*inventory.Inventory) (*engine.Engine, error) {
-	compiled, err := engine.Compile(dslint.Policies, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := compiled.Engine(context.Background(), engine.Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return func(inv *inventory.Inventory) (*engine.Engine, error) {
-		if inv.Empty() {
-			return plain, nil
-		}
-		return compiled.Engine(context.Background(), engine.Settings{Inventory: inv.Data()})
-	}
-}
-
 // TestParseErrorDocNamesTheLimits: dslint explain parse-error states the
 // limits of package manifest as they are.
 func TestParseErrorDocNamesTheLimits(t *testing.T) {
-	r, ok := newEngine(t).Rule("parse-error")
+	r, ok := newRules(t).Rule("parse-error")
 	if !ok {
 		t.Fatal("no parse-error rule")
 	}
@@ -215,7 +189,7 @@ func TestLargeFileInParts(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := lintFile(t, newEngine(t), path)
+	res := lintFile(t, newRules(t), path)
 	var got []string
 	for _, f := range res.Findings {
 		got = append(got, fmt.Sprintf("%d:%d %s %v", f.Line-before, f.Column, f.Rule, f.Suppressed))
@@ -228,6 +202,64 @@ func TestLargeFileInParts(t *testing.T) {
 	}
 }
 
+// TestStreamedFile: a file of many documents larger than dslint reads
+// whole is linted a document at a time, with file-wide positions; a
+// dslint:ignore comment in its 40,000th document still suppresses the
+// finding on its line, and on stdin a "# Source:" comment still names the
+// Helm template the document was rendered from.
+func TestStreamedFile(t *testing.T) {
+	var b strings.Builder
+	pad := "# " + strings.Repeat("padding ", 110) + "\n"
+	for i := 1; i < 40_000; i++ {
+		b.WriteString("---\n")
+		if i%100 == 0 {
+			fmt.Fprintf(&b, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\n", i)
+			continue
+		}
+		b.WriteString(pad)
+	}
+	podLine := strings.Count(b.String(), "\n") + 3 // after "---" and "# Source:"
+	b.WriteString("---\n# Source: chart/templates/pod.yaml\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n  tolerations:\n" +
+		"    - operator: Exists # dslint:ignore wildcard-toleration tolerated on purpose\n" +
+		"    - {key: a, operator: Exists, value: v}\n")
+	for range 50 {
+		b.WriteString("---\n" + pad)
+	}
+	text := b.String()
+	if len(text) <= manifest.MaxFileBytes {
+		t.Fatalf("%d bytes: not more than dslint reads whole", len(text))
+	}
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rules := newRules(t)
+	for _, src := range []manifest.Source{{Path: path, Name: "big.yaml"}, {Path: manifest.Stdin, Name: "<stdin>"}} {
+		res, problems := Run(context.Background(), []manifest.Source{src}, strings.NewReader(text), Options{Rules: rules})
+		if err := problems.Err(); err != nil {
+			t.Fatalf("%s: %v", src.Name, err)
+		}
+		file, line := src.Name, podLine+6
+		if src.Path == manifest.Stdin {
+			file, line = "chart/templates/pod.yaml", 7 // numbered from the line after the comment
+		}
+		var got []string
+		for _, f := range res.Findings {
+			got = append(got, fmt.Sprintf("%s:%d:%d %s suppressed=%v", f.File, f.Line, f.Column, f.Rule, f.Suppressed))
+		}
+		want := []string{
+			fmt.Sprintf("%s:%d:7 wildcard-toleration suppressed=true", file, line),
+			fmt.Sprintf("%s:%d:34 invalid-toleration suppressed=false", file, line+1),
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: findings %q, want %q", src.Name, got, want)
+		}
+		if res.Summary.Objects != 400 {
+			t.Errorf("%s: %d objects, want every ConfigMap and the Pod", src.Name, res.Summary.Objects)
+		}
+	}
+}
+
 // TestUTF16Files: a file saved as UTF-16 with a byte order mark (Windows
 // PowerShell's > writes UTF-16LE with CRLF) is linted like its UTF-8 text:
 // same findings at the same lines, comments read, documents split. UTF-16
@@ -237,13 +269,13 @@ func TestUTF16Files(t *testing.T) {
 		"apiVersion: v1\r\nkind: Pod\r\nmetadata: {name: p}\r\nspec:\r\n  containers: [{name: c, image: i}]\r\n  tolerations:\r\n" +
 		"    # dslint:ignore wildcard-toleration the log agent runs everywhere\r\n" +
 		"    - operator: Exists\r\n    - {key: gpu, operator: Exists, value: \"yes\"}\r\n"
-	eng := newEngine(t)
+	rules := newRules(t)
 	lint := func(data []byte) string {
 		path := filepath.Join(t.TempDir(), "nodes.yaml")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res := lintFile(t, eng, path)
+		res := lintFile(t, rules, path)
 		got := fmt.Sprintf("%d objects:", res.Summary.Objects)
 		for _, f := range res.Findings {
 			got += fmt.Sprintf(" %d:%d %s %v;", f.Line, f.Column, f.Rule, f.Suppressed)
@@ -302,7 +334,7 @@ func TestLargeList(t *testing.T) {
 	b.WriteString("kind: List\nmetadata: {resourceVersion: \"\"}\n")
 	text := b.String()
 	dir := t.TempDir()
-	eng := fixed(newEngine(t))
+	rules := newRules(t)
 	for name, data := range map[string]string{
 		"parts.yaml": text,
 		"whole.yaml": strings.Replace(text, "[{operator: Exists, value: v2999}]", "[*first]", 1),
@@ -311,7 +343,7 @@ func TestLargeList(t *testing.T) {
 		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: name}}, nil, Options{Engine: eng})
+		res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: name}}, nil, Options{Rules: rules})
 		if err := problems.Err(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -346,7 +378,7 @@ func TestValuesQuotedAsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, f := range lintFile(t, newEngine(t), path).Findings {
+	for _, f := range lintFile(t, newRules(t), path).Findings {
 		got = append(got, f.Message)
 	}
 	for _, want := range []string{

@@ -22,7 +22,7 @@ func lintPaths(t *testing.T, opts manifest.Discovery, paths ...string) (*Outcome
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, problems := Run(context.Background(), srcs, nil, Options{Engine: fixed(newEngine(t))})
+	out, problems := Run(context.Background(), srcs, nil, Options{Rules: newRules(t)})
 	if len(problems.Internal) > 0 {
 		t.Fatal(problems.Internal)
 	}

@@ -39,11 +39,11 @@ type Options struct {
 	// NodeFiles are the paths of the inventory files. Node objects of an
 	// input that is one of them are the inventory's own, not unused ones.
 	NodeFiles []string
-	// Engine builds the engine for the run's inventory (empty for none).
-	Engine func(*inventory.Inventory) (*engine.Engine, error)
-	// Disabled are the rules turned off; the engine leaves out those
-	// written in Rego, Run drops the findings of those raised in Go.
-	Disabled []string
+	// Rules are the rules compiled once, with their settings; Run starts a
+	// run of them on the inventory. Needed unless ParseOnly.
+	Rules *engine.Compiled
+	// Cluster is what the rules read of the target cluster besides its nodes.
+	Cluster engine.Cluster
 }
 
 // workers is how many sources, or objects of one source, are judged at once.
@@ -116,10 +116,10 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	out := &Outcome{Result: &finding.Result{}}
 	var problems Problems
 	out.Inventory = inventory.New(opts.Nodes)
-	var eng *engine.Engine
+	var eng *engine.Run
 	if !opts.ParseOnly {
 		var err error
-		if eng, err = opts.Engine(out.Inventory); err != nil {
+		if eng, err = opts.Rules.NewRun(ctx, engine.RunSettings{Cluster: opts.Cluster, Inventory: out.Inventory}); err != nil {
 			problems.Internal = append(problems.Internal, err)
 			return out, problems
 		}
@@ -130,8 +130,8 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	srcs, builds := buildAll(srcs, &problems)
 	results := checkFiles(ctx, eng, srcs, builds, stdin, opts)
 	out.UnusedNodes, out.UnusedNodeFiles = unusedNodes(srcs, results, opts.NodeFiles)
-	if eng != nil {
-		out.Rules = eng.Rules()
+	if opts.Rules != nil {
+		out.Rules = opts.Rules.Rules()
 	}
 	var facts []engine.Fact
 	var factAt []finding.Finding
@@ -152,14 +152,13 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	if !out.Inventory.Empty() {
 		out.Summary.Nodes, out.Summary.Pools = len(out.Inventory.Nodes), len(out.Inventory.Pools)
 	}
-	if !opts.Schedule {
+	if !opts.Schedule && !opts.ParseOnly {
 		cross, err := crossFindings(ctx, eng, facts, factAt)
 		if err != nil {
 			problems.Internal = append(problems.Internal, err)
 		}
 		out.Findings = append(out.Findings, cross...)
-		out.Findings = append(out.Findings, suppress.Apply(out.Findings, writtenOnce(directives), catalogue(eng, out.Inventory, opts.Disabled))...)
-		out.Findings = slices.DeleteFunc(out.Findings, func(f finding.Finding) bool { return slices.Contains(opts.Disabled, f.Rule) })
+		out.Findings = append(out.Findings, suppress.Apply(out.Findings, writtenOnce(directives), catalogue(opts.Rules, out.Inventory))...)
 	}
 	finding.Sort(out.Findings)
 	sortSkipped(out.Skipped)
@@ -176,7 +175,7 @@ func sortSkipped(s []finding.Skipped) {
 
 // checkFiles checks the sources in parallel; builds[i] is the build of
 // srcs[i] when it is a kustomization.
-func checkFiles(ctx context.Context, eng *engine.Engine, srcs []manifest.Source, builds []*kustomize.Build, stdin io.Reader, opts Options) []fileResult {
+func checkFiles(ctx context.Context, eng *engine.Run, srcs []manifest.Source, builds []*kustomize.Build, stdin io.Reader, opts Options) []fileResult {
 	results := make([]fileResult, len(srcs))
 	workers := opts.workers()
 	next := make(chan int)
@@ -226,7 +225,7 @@ func unusedNodes(srcs []manifest.Source, results []fileResult, nodeFiles []strin
 // share labels and taints, so each distinct label, taint list and
 // unschedulable value is checked once, and a problem is reported at the
 // first node that has it.
-func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) []error {
+func validate(ctx context.Context, eng *engine.Run, nodes []*inventory.Node) []error {
 	type at struct {
 		node *inventory.Node
 		path []any
@@ -264,76 +263,65 @@ func validate(ctx context.Context, eng *engine.Engine, nodes []*inventory.Node) 
 			return append(errs, fmt.Errorf("node validation named %s %d, which does not exist", p.Part, p.Index))
 		}
 		w := where[p.Part][p.Index]
-		line, col := w.node.Position(append(slices.Clone(w.path), p.Path...))
-		errs = append(errs, fmt.Errorf("%s:%d:%d: node %q: %s", w.node.File, line, col, w.node.Name, p.Message))
+		errs = append(errs, &manifest.Error{
+			Pos:     w.node.Position(append(slices.Clone(w.path), p.Path...)),
+			Message: fmt.Sprintf("node %q: %s", w.node.Name, p.Message),
+		})
 	}
 	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
 	return errs
 }
 
-func checkFile(ctx context.Context, eng *engine.Engine, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
+// checkFile judges the objects of one input, as manifest.Read hands them
+// over a part at a time: memory follows the part, not the file.
+func checkFile(ctx context.Context, eng *engine.Run, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
 	out.files = 1
 	defer recoverFileInto(&out, src.Name)
-	data, err := manifest.Read(src, stdin)
-	if err != nil {
-		out.problems.Unreadable = append(out.problems.Unreadable, fmt.Errorf("%s: %w", src.Name, err))
-		return out
-	}
-	where := streamOrigin(src, data)
-	// A large List (kubectl get … -o yaml) is parsed a group of items at a
-	// time, unless a part does not read as the whole List does: then what
-	// its parts gave is dropped, and it is parsed as any file is.
-	before, listed := out, false
-	for f, ok := range manifest.ListParts(src.Name, data) {
-		if listed = ok; !ok {
-			out = before
-			break
+	for f, err := range manifest.Read(src, stdin, manifest.ManifestLimits) {
+		if err != nil {
+			out.problems.Unreadable = append(out.problems.Unreadable, fmt.Errorf("%s: %w", src.Name, err))
+			return out
 		}
-		checkParsed(ctx, eng, src, f, where, &out, opts)
-	}
-	if listed {
-		return out
-	}
-	// A large file is parsed a part at a time, each part dropped once
-	// judged: memory follows the part, not the file.
-	for f := range manifest.Parts(src.Name, data) {
 		if f.Template {
 			out.skipped = append(out.skipped, finding.Skipped{File: src.Name, Reason: helmHint, Kind: finding.SkippedTemplate})
 			return out
 		}
-		checkParsed(ctx, eng, src, f, where, &out, opts)
+		checkParsed(ctx, eng, src, f, &out, opts)
 	}
 	return out
 }
 
-// checkParsed judges the documents of a parsed file, or part of one.
-func checkParsed(ctx context.Context, eng *engine.Engine, src manifest.Source, f *manifest.File, where func(int) (string, int), out *fileResult, opts Options) {
+// checkParsed judges the documents of a part of an input.
+func checkParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *manifest.File, out *fileResult, opts Options) {
 	if !opts.ParseOnly && !opts.Schedule {
 		for _, d := range suppress.Comments(f) {
-			var shift int
-			d.File, shift = where(d.Line)
-			d.Line = max(d.Line-shift, 1)
+			p := origin(src, f, d.Line).Pos(d.Line, d.Column)
+			d.File, d.Line = p.File, p.Line
 			out.directives = append(out.directives, d)
 		}
 	}
+	parseError := opts.parseError()
 	for _, se := range f.SyntaxErrors {
-		file, shift := where(se.Line)
+		if !parseError.On {
+			break // turned off: none of its findings is made
+		}
+		p := origin(src, f, se.Line).Pos(se.Line, se.Column)
 		msg := syntaxLanguage(src.Name) + " syntax error: " + se.Message
 		if se.Limit {
 			msg = se.Message
 		}
 		out.findings = append(out.findings, finding.Finding{
-			Rule: "parse-error", Severity: finding.Error, Message: msg,
-			File: file, Line: max(se.Line-shift, 1), Column: se.Column,
+			Rule: parseErrorRule, Severity: parseError.Severity, Message: msg,
+			File: p.File, Line: p.Line, Column: p.Column,
 		})
 	}
 	var objs []objectAt
 	for _, doc := range f.Docs {
 		found, others := manifest.Entries(doc)
 		for _, o := range others {
-			file, shift := where(o.Line)
+			p := origin(src, f, o.Line).Pos(o.Line, 0)
 			out.skipped = append(out.skipped, finding.Skipped{
-				File: file, Line: max(o.Line-shift, 1), Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject,
+				File: p.File, Line: p.Line, Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject,
 			})
 		}
 		out.objects += len(found)
@@ -341,31 +329,28 @@ func checkParsed(ctx context.Context, eng *engine.Engine, src manifest.Source, f
 			continue
 		}
 		for _, obj := range found {
-			file, shift := where(obj.Node.Line)
-			objs = append(objs, objectAt{obj, manifest.Origin{File: file, Node: obj.Node, Shift: shift}})
+			o := origin(src, f, obj.Node.Line)
+			o.Node = obj.Node
+			objs = append(objs, objectAt{obj, o})
 		}
 	}
 	checkPlacedAll(ctx, eng, src.Name, objs, out, opts)
 }
 
-// streamOrigin tells which file findings at a line of a source name, and
-// how many lines to subtract. On standard input, a document that a
-// "# Source:" comment attributes to a Helm template (helm template … |
-// dslint -) names the template and is numbered from the line after the
-// comment; everything else names the source itself, unshifted. Files on
-// disk keep their own positions: a committed rendered chart names
-// templates that may not exist in the repository.
-func streamOrigin(src manifest.Source, data []byte) func(line int) (file string, shift int) {
-	var helm manifest.HelmTemplates
+// origin is where the user wrote a line of f, part of the input src. On
+// standard input, a document that a "# Source:" comment attributes to a
+// Helm template (helm template … | dslint -) names the template and is
+// numbered from the line after the comment; everything else names the
+// source itself, unshifted. Files on disk keep their own positions: a
+// committed rendered chart names templates that may not exist in the
+// repository.
+func origin(src manifest.Source, f *manifest.File, line int) manifest.Origin {
 	if src.Path == manifest.Stdin {
-		helm = manifest.FindHelmTemplates(data)
-	}
-	return func(line int) (string, int) {
-		if file, shift, ok := helm.At(line); ok {
-			return file, shift
+		if file, shift, ok := f.Helm.At(line); ok {
+			return manifest.Origin{File: file, Shift: shift}
 		}
-		return src.Name, 0
 	}
+	return manifest.Origin{File: src.Name}
 }
 
 // objectAt is an object to judge and where the user wrote it.
@@ -376,7 +361,7 @@ type objectAt struct {
 
 // checkBuild judges the objects of a kustomize build; findings point into
 // the files the objects came from.
-func checkBuild(ctx context.Context, eng *engine.Engine, src manifest.Source, b *kustomize.Build, opts Options) (out fileResult) {
+func checkBuild(ctx context.Context, eng *engine.Run, src manifest.Source, b *kustomize.Build, opts Options) (out fileResult) {
 	out.files = len(b.Files)
 	out.objects = len(b.Objects)
 	if opts.ParseOnly {
@@ -403,7 +388,7 @@ const minObjectsPerWorker = 16
 // and records the outcomes in order. The sources are judged in parallel,
 // and so are the objects of one source when it has many (a large file, a
 // kustomize build, a Helm stream on stdin).
-func checkPlacedAll(ctx context.Context, eng *engine.Engine, id string, objs []objectAt, out *fileResult, opts Options) {
+func checkPlacedAll(ctx context.Context, eng *engine.Run, id string, objs []objectAt, out *fileResult, opts Options) {
 	judged := make([]judgement, len(objs))
 	judgeOne := func(i int) { judged[i] = judge(ctx, eng, objs[i].obj, opts.Schedule) }
 	if workers := min(opts.workers(), len(objs)/minObjectsPerWorker); workers > 1 {
@@ -443,7 +428,7 @@ type judgement struct {
 	panic     any
 }
 
-func judge(ctx context.Context, eng *engine.Engine, obj manifest.Object, schedule bool) (j judgement) {
+func judge(ctx context.Context, eng *engine.Run, obj manifest.Object, schedule bool) (j judgement) {
 	defer func() { j.panic = recover() }()
 	if schedule {
 		j.placement, j.err = eng.Place(ctx, obj.Node)
@@ -532,22 +517,21 @@ func build(src manifest.Source) (b *kustomize.Build, err error) {
 // judging or recording it is a bug, but it costs only this object: it is
 // reported and the run goes on.
 func checkObject(id string, o objectAt, j judgement, out *fileResult) {
-	obj, file := o.obj, o.origin.File
-	pos := o.origin.Locate(nil)
+	obj, line := o.obj, objectLine(o.origin)
 	out.seen++
-	defer recoverInto(out, file, pos.Line, obj, "checking")
+	defer recoverInto(out, line, obj, "checking")
 	if j.panic != nil {
 		panic(j.panic) // reported as any panic here is
 	}
 	v := j.verdict
 	if j.err != nil {
-		out.objectError(file, pos.Line, obj, j.err)
+		out.objectError(line, obj, j.err)
 		return
 	}
 	if v.Patch {
 		out.objects--
 		out.skipped = append(out.skipped, finding.Skipped{
-			File: file, Line: startLine(o.origin), Reason: finding.ReasonFragment, Kind: finding.SkippedFragment,
+			File: o.origin.File, Line: startLine(o.origin), Reason: finding.ReasonFragment, Kind: finding.SkippedFragment,
 		})
 		return
 	}
@@ -557,12 +541,9 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
 	at := func(path []any) finding.Finding {
 		p := o.origin.Locate(path)
-		return finding.Finding{File: file, Line: p.Line, Column: p.Column, Object: ref, Path: manifest.FormatPath(path)}
+		return finding.Finding{File: p.File, Line: p.Line, Column: p.Column, Object: ref, Path: manifest.FormatPath(path)}
 	}
-	out.directives = append(out.directives, suppress.Annotations(file, obj, ref, func(path []any) (int, int) {
-		p := at(path)
-		return p.Line, p.Column
-	})...)
+	out.directives = append(out.directives, suppress.Annotations(o.origin.File, obj, ref, o.origin.Locate)...)
 	for _, r := range v.Findings {
 		f := at(r.Path)
 		f.Rule, f.Severity, f.Message = r.Rule, r.Severity, o.origin.FillWritten(r.Path, r.Message)
@@ -576,6 +557,13 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 		out.facts = append(out.facts, fact)
 		out.factAt = append(out.factAt, f)
 	}
+}
+
+// objectLine is the line internal errors about an object name: its kind's.
+func objectLine(o manifest.Origin) manifest.Pos {
+	p := o.Locate(nil)
+	p.Column = 0
+	return p
 }
 
 // startLine is the line an object starts on where the user wrote it.
@@ -600,27 +588,26 @@ func recoverFileInto(out *fileResult, file string) {
 
 // recoverInto, deferred, turns a panic while judging obj into an internal
 // error of that object alone: a bug, but the run goes on.
-func recoverInto(out *fileResult, file string, line int, obj manifest.Object, doing string) {
+func recoverInto(out *fileResult, at manifest.Pos, obj manifest.Object, doing string) {
 	if p := recover(); p != nil {
-		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: internal error %s %s %q: %v", file, line, doing, obj.Kind, obj.Name, p))
+		out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s: internal error %s %s %q: %v", at, doing, obj.Kind, obj.Name, p))
 	}
 }
 
-func (out *fileResult) objectError(file string, line int, obj manifest.Object, err error) {
-	out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s:%d: %s %q: %w", file, line, obj.Kind, obj.Name, err))
+func (out *fileResult) objectError(at manifest.Pos, obj manifest.Object, err error) {
+	out.problems.Internal = append(out.problems.Internal, fmt.Errorf("%s: %s %q: %w", at, obj.Kind, obj.Name, err))
 }
 
 // placeObject records where the pods of one workload can go on the
 // inventory: one placement per pod template.
 func placeObject(o objectAt, j judgement, out *fileResult) {
-	obj, file := o.obj, o.origin.File
-	pos := o.origin.Locate(nil)
-	defer recoverInto(out, file, pos.Line, obj, "placing")
+	obj, line := o.obj, objectLine(o.origin)
+	defer recoverInto(out, line, obj, "placing")
 	if j.panic != nil {
 		panic(j.panic) // reported as any panic here is
 	}
 	if j.err != nil {
-		out.objectError(file, pos.Line, obj, j.err)
+		out.objectError(line, obj, j.err)
 		return
 	}
 	if len(j.placement) == 0 {
@@ -629,16 +616,13 @@ func placeObject(o objectAt, j judgement, out *fileResult) {
 	out.workloads++
 	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
 	for _, p := range j.placement {
-		out.placements = append(out.placements, Placement{Object: ref, File: file, Line: pos.Line, Placement: p})
+		out.placements = append(out.placements, Placement{Object: ref, File: line.File, Line: line.Line, Placement: p})
 	}
 }
 
 // crossFindings runs the cross-object rules over the facts of the run; each
 // finding is placed where the fact it is about was recorded.
-func crossFindings(ctx context.Context, eng *engine.Engine, facts []engine.Fact, factAt []finding.Finding) ([]finding.Finding, error) {
-	if eng == nil {
-		return nil, nil
-	}
+func crossFindings(ctx context.Context, eng *engine.Run, facts []engine.Fact, factAt []finding.Finding) ([]finding.Finding, error) {
 	cross, err := eng.Aggregate(ctx, facts)
 	if err != nil {
 		return nil, err
@@ -652,24 +636,31 @@ func crossFindings(ctx context.Context, eng *engine.Engine, facts []engine.Fact,
 	return out, nil
 }
 
-// catalogue is what suppressions are checked against: every rule the
-// engine knows, and which of them ran. A rule about the inventory cannot
-// fire without one, so a suppression of it is not unused then.
-func catalogue(eng *engine.Engine, inv *inventory.Inventory, disabled []string) suppress.Catalogue {
+// catalogue is what suppressions are checked against, from the rule
+// settings: every rule there is, which of them ran (a rule that needs an
+// inventory cannot fire without one, so a suppression of it is not unused
+// then), and how the rules about suppressions are set.
+func catalogue(rules *engine.Compiled, inv *inventory.Inventory) suppress.Catalogue {
 	var cat suppress.Catalogue
-	if eng != nil {
-		for _, r := range eng.Rules() {
-			cat.Known = append(cat.Known, r.ID)
-		}
+	for _, r := range rules.Rules() {
+		cat.Known = append(cat.Known, r.ID)
 	}
-	cat.Ran = func(id string) bool {
-		return !slices.Contains(disabled, id) && (id != inventoryOnlyRule || !inv.Empty())
-	}
+	cat.Ran = func(id string) bool { return rules.Setting(id).Ran(!inv.Empty()) }
+	cat.Severity = func(id string) finding.Severity { return rules.Setting(id).Severity }
 	return cat
 }
 
-// inventoryOnlyRule finds nothing without a node inventory.
-const inventoryOnlyRule = "no-matching-nodes"
+// parseErrorRule is the rule of the syntax errors, raised by the parser.
+const parseErrorRule = "parse-error"
+
+// parseError is how parse-error is set. With ParseOnly no rule is
+// compiled, and it is on at its metadata's severity, error.
+func (o Options) parseError() engine.RuleSetting {
+	if o.Rules == nil {
+		return engine.RuleSetting{On: true, Severity: finding.Error}
+	}
+	return o.Rules.Setting(parseErrorRule)
+}
 
 // syntaxLanguage names the syntax a file is written in, for messages; JSON is
 // parsed as the YAML it is a subset of.

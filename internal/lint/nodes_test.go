@@ -45,9 +45,9 @@ func TestNodesAmongInputsAreNotAnInventory(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cluster), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng := fixed(newEngine(t))
+	compiled := newRules(t)
 	src := []manifest.Source{{Path: path, Name: "cluster.yaml"}}
-	out, problems := Run(context.Background(), src, nil, Options{Engine: eng})
+	out, problems := Run(context.Background(), src, nil, Options{Rules: compiled})
 	if err := problems.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestNodesAmongInputsAreNotAnInventory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, problems = Run(context.Background(), src, nil, Options{Engine: eng, Nodes: nodes, NodeFiles: []string{link}})
+	out, problems = Run(context.Background(), src, nil, Options{Rules: compiled, Nodes: nodes, NodeFiles: []string{link}})
 	if err := problems.Err(); err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestSkippedDocuments(t *testing.T) {
 		{Path: filepath.Join(dir, "mixed.yaml"), Name: "mixed.yaml"},
 		{Path: filepath.Join(dir, "chart.yaml"), Name: "chart.yaml"},
 	}
-	out, problems := Run(context.Background(), srcs, nil, Options{Engine: fixed(newEngine(t))})
+	out, problems := Run(context.Background(), srcs, nil, Options{Rules: newRules(t)})
 	if err := problems.Err(); err != nil {
 		t.Fatal(err)
 	}

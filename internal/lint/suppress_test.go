@@ -13,8 +13,8 @@ import (
 // lintString runs the pipeline on one document stream read from stdin.
 func lintString(t *testing.T, src string, opts Options) *finding.Result {
 	t.Helper()
-	if opts.Engine == nil {
-		opts.Engine = fixed(newEngine(t))
+	if opts.Rules == nil {
+		opts.Rules = newRules(t)
 	}
 	out, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: "in.yaml"}}, strings.NewReader(src), opts)
 	if err := problems.Err(); err != nil {
@@ -91,12 +91,11 @@ spec:
   tolerations:
     - operator: Exists
 `
-	eng := newEngineDisabled(t, "wildcard-toleration")
-	res := lintString(t, src, Options{Engine: fixed(eng), Disabled: []string{"wildcard-toleration"}})
+	res := lintString(t, src, Options{Rules: newRules(t, "wildcard-toleration")})
 	if got := rulesOf(res, false); !slices.Equal(got, []string{"suppression-without-reason"}) {
 		t.Errorf("with wildcard-toleration off: %v", got)
 	}
-	res = lintString(t, src, Options{Disabled: []string{"suppression-without-reason"}})
+	res = lintString(t, src, Options{Rules: newRules(t, "suppression-without-reason")})
 	if got := rulesOf(res, false); len(got) != 0 {
 		t.Errorf("with suppression-without-reason off: %v", got)
 	}

@@ -3,7 +3,6 @@ package manifest
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,29 +34,6 @@ type Discovery struct {
 	// NoKustomize walks a directory that holds a kustomization file like
 	// any other, linting its files as they are written (--no-kustomize).
 	NoKustomize bool
-}
-
-// Read reads a source: the file, or all of stdin, up to MaxFileBytes. A
-// failure to open or read a file is the bare cause (no such file or
-// directory), since messages name the source themselves.
-func Read(src Source, stdin io.Reader) ([]byte, error) {
-	return read(src, stdin, errFileTooLarge)
-}
-
-// ReadNodes reads a --nodes source as Read does, up to MaxNodesFileBytes.
-func ReadNodes(src Source, stdin io.Reader) ([]byte, error) {
-	return read(src, stdin, errNodesFileTooLarge)
-}
-
-func read(src Source, stdin io.Reader, limit tooLarge) ([]byte, error) {
-	if src.Unreadable != nil {
-		return nil, src.Unreadable
-	}
-	if src.Path == Stdin {
-		return readAtMost(stdin, 0, limit)
-	}
-	data, err := readFile(src.Path, limit)
-	return data, unwrapPathError(err)
 }
 
 // manifestExt are the extensions read when a directory is walked; a file named

@@ -3,8 +3,9 @@ package manifest
 import "testing"
 
 // FuzzParse feeds arbitrary bytes to the loader: it must never panic, every
-// position it reports must lie inside the input, and a List read in parts
-// must read as it does whole.
+// position it reports must lie inside the input, a List read in parts must
+// read as it does whole, and a stream read a document at a time must be cut
+// into the documents the text in memory is cut into.
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  tolerations:\n    - operator: Exists\n",
@@ -29,8 +30,11 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkEstimate(t, "fuzz.yaml", data)
 		checkListParts(t, data, 1)
+		for _, max := range []int{len(data), len(data) / 3} {
+			checkDocuments(t, data, max)
+		}
 		file := Parse("fuzz.yaml", data)
-		FindHelmTemplates(data).At(2)
+		findHelmTemplates(data).At(2)
 		text, bad := utf8Text(data) // the lines are those of the text Parse read
 		last := lastLine(text)
 		if bad != nil {

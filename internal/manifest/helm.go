@@ -22,10 +22,13 @@ type helmTemplate struct {
 
 var helmSource = regexp.MustCompile(`^#\s*Source:\s*(\S(?:.*\S)?)\s*$`)
 
-// FindHelmTemplates finds the documents of data that carry a "# Source:"
+// findHelmTemplates finds the documents of data that carry a "# Source:"
 // comment.
-func FindHelmTemplates(data []byte) HelmTemplates {
+func findHelmTemplates(data []byte) HelmTemplates {
 	data, _ = utf8Text(data)
+	if !bytes.Contains(data, []byte("Source:")) {
+		return nil // as nearly every file
+	}
 	var out HelmTemplates
 	open := false // the last template found ends where the next document starts
 	for c := range splitDocuments(data) {
@@ -80,4 +83,15 @@ func (t HelmTemplates) At(line int) (file string, shift int, ok bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// shift moves the templates found in a part of a stream that starts at
+// line offset+1 to the lines of the stream.
+func (t HelmTemplates) shift(offset int) {
+	for i := range t {
+		t[i].comment += offset
+		if t[i].end != 0 {
+			t[i].end += offset
+		}
+	}
 }

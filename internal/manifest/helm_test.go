@@ -17,7 +17,7 @@ func TestHelmTemplates(t *testing.T) {
 		"kind: Pod\n" + // 12
 		"--- # Source: on/the/marker.yaml\n" + // 13
 		"kind: Pod\n" // 14
-	ts := FindHelmTemplates([]byte(stream))
+	ts := findHelmTemplates([]byte(stream))
 	cases := []struct {
 		line  int
 		file  string

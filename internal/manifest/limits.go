@@ -13,20 +13,22 @@ import (
 // The limits dslint enforces on its inputs, so that no file, however large
 // or hostile, can take the machine's memory or an unbounded time. Every
 // reader of manifests (lint, --nodes, the config file, kustomize builds)
-// goes through Read or ReadFile and Parse, which enforce them here.
+// goes through Read, or ReadFile and Parse, which enforce them here.
 const (
-	// MaxFileBytes is the most dslint reads of one file or of stdin. A
-	// larger input is refused whole (exit 2), before it is parsed.
+	// MaxFileBytes is the most dslint reads whole of one file or of
+	// stdin, and of one document of a stream: a larger input that is not
+	// a stream of documents (ManifestLimits) is refused whole (exit 2),
+	// before it is parsed.
 	MaxFileBytes = 32 << 20
 	// MaxNodesFileBytes is the most dslint reads of a --nodes file: a
 	// kubectl get nodes -o yaml of some 8,000 nodes that list 50 images
-	// each, which is parsed a group of nodes at a time (ListParts).
+	// each, which is parsed a group of nodes at a time (listParts).
 	MaxNodesFileBytes = 128 << 20
 	// MaxDocumentNodes is how many YAML nodes (scalars, collections) one
 	// document may have: some 10 to 20 MiB of YAML, or 2.5 MB written
 	// densely ({a,b,c,…}). A parsed node takes some 170 bytes of memory,
 	// and a document is parsed whole, but for a large List in block style,
-	// whose items ListParts reads in parts, each within this limit. The
+	// whose items listParts reads in parts, each within this limit. The
 	// nodes are counted, high, from the text before parsing
 	// (estimateNodes); a larger document is a parse-error finding, and the
 	// others are still linted.
@@ -54,66 +56,58 @@ func (e tooLarge) Error() string {
 	return fmt.Sprintf("larger than %d MiB; dslint reads at most %d MiB per %s", e.limit>>20, e.limit>>20, e.what)
 }
 
-var (
-	// errFileTooLarge is the error of Read and ReadFile for an input
-	// beyond MaxFileBytes.
-	errFileTooLarge = tooLarge{MaxFileBytes, "file"}
-	// errNodesFileTooLarge is ReadNodes's, beyond MaxNodesFileBytes.
-	errNodesFileTooLarge = tooLarge{MaxNodesFileBytes, "--nodes file"}
-)
+// notAList is the error for a --nodes file larger than a file read whole
+// (whole bytes) that is not a List in block style, which alone is read up
+// to list bytes.
+type notAList struct{ whole, list int }
 
-// ReadFile reads the file at path, refusing one larger than MaxFileBytes.
-// Special files are read up to the limit too: /dev/zero ends.
-func ReadFile(path string) ([]byte, error) {
-	return readFile(path, errFileTooLarge)
+func (e notAList) Error() string {
+	return fmt.Sprintf("larger than %d MiB, and not a List in block style (kubectl get nodes -o yaml), which dslint reads up to %d MiB a group of nodes at a time", e.whole>>20, e.list>>20)
 }
 
-func readFile(path string, limit tooLarge) ([]byte, error) {
+// errFileTooLarge is the error of ReadFile for a file beyond MaxFileBytes.
+var errFileTooLarge = tooLarge{MaxFileBytes, "file"}
+
+// ReadFile reads the file at path whole, refusing one larger than
+// MaxFileBytes: a config file, or a file a kustomization reads. Special
+// files are read up to the limit too: /dev/zero ends.
+func ReadFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := 0
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-		if info.Size() > int64(limit.limit) {
-			return nil, &os.PathError{Op: "read", Path: path, Err: limit}
-		}
-		size = int(info.Size())
+	size := regularSize(f)
+	if size > MaxFileBytes {
+		return nil, &os.PathError{Op: "read", Path: path, Err: errFileTooLarge}
 	}
-	data, err := readAtMost(f, size, limit)
-	if err != nil {
+	data, err := readAtMost(f, size, MaxFileBytes)
+	switch {
+	case err != nil:
 		return nil, &os.PathError{Op: "read", Path: path, Err: unwrapPathError(err)}
+	case len(data) > MaxFileBytes:
+		return nil, &os.PathError{Op: "read", Path: path, Err: errFileTooLarge}
 	}
 	return data, nil
 }
 
-// readAtMost reads r to its end, or fails once it has more than the limit.
-// size is the size r is expected to have, if known, so that a regular file
-// is read into one buffer. Otherwise (stdin) it is read in blocks, joined
-// once at the end: a buffer that doubles as it grows would take three times
-// the limit.
-func readAtMost(r io.Reader, size int, limit tooLarge) ([]byte, error) {
-	r = io.LimitReader(r, int64(limit.limit)+1)
+// readAtMost reads r to its end, or to one byte more than limit, which
+// tells the caller that r is larger. size is the size r is expected to
+// have, if known, so that a regular file is read into one buffer.
+// Otherwise (stdin) it is read in blocks, joined once at the end: a buffer
+// that doubles as it grows would take three times the limit.
+func readAtMost(r io.Reader, size, limit int) ([]byte, error) {
+	r = io.LimitReader(r, int64(limit)+1)
 	if size > 0 {
 		buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-		if _, err := buf.ReadFrom(r); err != nil {
-			return nil, err
-		}
-		if buf.Len() > limit.limit {
-			return nil, limit
-		}
-		return buf.Bytes(), nil
+		_, err := buf.ReadFrom(r)
+		return buf.Bytes(), err
 	}
 	var blocks [][]byte
-	total := 0
 	for {
 		block := make([]byte, 4<<20)
 		n, err := io.ReadFull(r, block)
-		blocks, total = append(blocks, block[:n]), total+n
-		if total > limit.limit {
-			return nil, limit
-		}
+		blocks = append(blocks, block[:n])
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			return bytes.Join(blocks, nil), nil
 		}
@@ -131,7 +125,7 @@ type measure struct {
 	anchored map[*yaml.Node]extent // anchored nodes measured
 	inside   map[*yaml.Node]bool   // anchored nodes being measured
 	added    int                   // nodes the aliases so far add
-	problem  *SyntaxError
+	problem  *Error
 }
 
 // extent is how deep and how large a node is once its aliases are expanded.
@@ -139,7 +133,7 @@ type extent struct{ height, size int }
 
 // checkLimits returns the limit the document breaks, at the node that
 // breaks it, or nil.
-func checkLimits(doc *yaml.Node) *SyntaxError {
+func checkLimits(doc *yaml.Node) *Error {
 	m := measure{anchored: map[*yaml.Node]extent{}, inside: map[*yaml.Node]bool{}}
 	m.node(doc, 0)
 	return m.problem
@@ -205,7 +199,7 @@ func (m *measure) alias(n *yaml.Node, depth int) extent {
 }
 
 func (m *measure) fail(n *yaml.Node, msg string) {
-	m.problem = &SyntaxError{Line: max(n.Line, 1), Column: max(n.Column, 1), Message: msg, Limit: true}
+	m.problem = &Error{Pos: Pos{Line: max(n.Line, 1), Column: max(n.Column, 1)}, Message: msg, Limit: true}
 }
 
 // thousands writes n with thousands separators: 1,000,000.

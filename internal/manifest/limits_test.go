@@ -33,7 +33,7 @@ func nested(depth int) string {
 }
 
 // onlyError returns the one syntax error of f, failing the test otherwise.
-func onlyError(t *testing.T, f *File) SyntaxError {
+func onlyError(t *testing.T, f *File) Error {
 	t.Helper()
 	if len(f.SyntaxErrors) != 1 {
 		t.Fatalf("syntax errors %+v, want one", f.SyntaxErrors)
@@ -281,9 +281,9 @@ func TestPartsAreParse(t *testing.T) {
 	data := []byte(b.String())
 	whole := Parse("f.yaml", data)
 	var docs []int
-	var errs []SyntaxError
+	var errs []Error
 	parts := 0
-	for p := range Parts("f.yaml", data) {
+	for p := range documentParts("f.yaml", data) {
 		parts++
 		if got := lineText(data, p.Line); !bytes.Equal(got, lineText(p.Data, 1)) {
 			t.Fatalf("part %d: Line %d is %q, Data starts with %q", parts, p.Line, got, lineText(p.Data, 1))
@@ -309,7 +309,7 @@ func TestPartsAreParse(t *testing.T) {
 func TestLargeTemplateIsOnePart(t *testing.T) {
 	data := []byte(strings.Repeat("---\na: 1\n", partBytes/8) + "---\nname: {{ .Release.Name }}-web\n")
 	var parts []*File
-	for p := range Parts("t.yaml", data) {
+	for p := range documentParts("t.yaml", data) {
 		parts = append(parts, p)
 	}
 	if len(parts) != 1 || !parts[0].Template {
@@ -325,27 +325,45 @@ func TestFileSizeLimit(t *testing.T) {
 	if err := os.Truncate(path, MaxFileBytes+1); err != nil { // sparse: no disk used
 		t.Fatal(err)
 	}
-	_, err := Read(Source{Path: path}, nil)
+	// One document larger than the limit: no stream, refused whole.
+	_, err := readAll(Source{Path: path}, nil, ManifestLimits)
 	if !errors.Is(err, errFileTooLarge) || err.Error() != "larger than 32 MiB; dslint reads at most 32 MiB per file" {
 		t.Errorf("file: %v", err)
 	}
+	if _, err := ReadFile(path); !errors.Is(err, errFileTooLarge) {
+		t.Errorf("ReadFile: %v", err)
+	}
 	// A reader that never ends (stdin from /dev/zero) stops at the limit.
-	_, err = Read(Source{Path: Stdin}, zeros{})
+	_, err = readAll(Source{Path: Stdin}, zeros{}, ManifestLimits)
 	if !errors.Is(err, errFileTooLarge) {
 		t.Errorf("stdin: %v", err)
 	}
-	if _, err := Read(Source{Path: Stdin}, io.LimitReader(zeros{}, MaxFileBytes)); err != nil {
+	if _, err := readAll(Source{Path: Stdin}, io.LimitReader(zeros{}, MaxFileBytes), ManifestLimits); err != nil {
 		t.Errorf("stdin of exactly the limit: %v", err)
 	}
-	// A --nodes file may be larger: a large cluster's List is read a
-	// group of nodes at a time.
-	if _, err := ReadNodes(Source{Path: path}, nil); err != nil {
+	// A --nodes file may be larger when it is a List in block style; it
+	// is not streamed.
+	_, err = readAll(Source{Path: path}, nil, NodesLimits)
+	if err == nil || err.Error() != "larger than 32 MiB, and not a List in block style (kubectl get nodes -o yaml), which dslint reads up to 128 MiB a group of nodes at a time" {
 		t.Errorf("--nodes file of %d bytes: %v", MaxFileBytes+1, err)
 	}
-	_, err = ReadNodes(Source{Path: Stdin}, zeros{})
-	if !errors.Is(err, errNodesFileTooLarge) || err.Error() != "larger than 128 MiB; dslint reads at most 128 MiB per --nodes file" {
+	_, err = readAll(Source{Path: Stdin}, zeros{}, NodesLimits)
+	if err == nil || err.Error() != "larger than 128 MiB; dslint reads at most 128 MiB per --nodes file" {
 		t.Errorf("--nodes stdin: %v", err)
 	}
+}
+
+// readAll collects what Read yields: the parts, or the error that ends
+// them.
+func readAll(src Source, stdin io.Reader, limits Limits) ([]*File, error) {
+	var parts []*File
+	for f, err := range Read(src, stdin, limits) {
+		if err != nil {
+			return parts, err
+		}
+		parts = append(parts, f)
+	}
+	return parts, nil
 }
 
 type zeros struct{}

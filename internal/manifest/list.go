@@ -2,10 +2,7 @@ package manifest
 
 import (
 	"bytes"
-	"fmt"
 	"iter"
-	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -14,7 +11,7 @@ import (
 // A node inventory is one YAML document: kubectl get nodes -o yaml prints a
 // List, its nodes under "items:". Parsed whole, a large cluster's List is
 // bounded by MaxDocumentNodes, takes some twenty times its size in memory
-// and is parsed on one core. ListParts parses it a group of items at a
+// and is parsed on one core. listParts parses it a group of items at a
 // time instead, on every core, each group with the List's own keys around
 // it, so that each part is a List of some of the items, with the positions
 // they have in the file.
@@ -22,9 +19,10 @@ import (
 // Cutting YAML text at the lines that start an item is exact only when no
 // item's scalar or flow collection runs over such a line, and no item
 // refers to an anchor of another: each part is checked against the file
-// (its keys where the List's are, each item at its line), and on the first
-// part that differs, or does not parse, the consumer is told to parse the
-// document whole.
+// (its keys where the List's are, each item at its line). Every part is
+// checked before the first is handed over, so that a List one part of
+// which differs, or does not parse, is read whole by Read before anything
+// of it is used.
 
 // listLayout is where the parts of a List document are in its text.
 type listLayout struct {
@@ -41,75 +39,57 @@ type listLayout struct {
 	keys        []*yaml.Node // the List's own keys, at file-wide lines
 }
 
-// ListParts parses data, when it is one large List document in block style,
-// a part of about partBytes of items at a time: each File holds one
-// document, the List with some of its items, and as Data the lines of those
-// items (the first part's also the lines before them, the last part's those
-// after). The parts come in order, with true; when data is not such a List,
-// or a part would not read as the whole document reads, (nil, false) comes
-// and nothing after it: the consumer then drops what the earlier parts gave
-// and parses data with Parts.
-func ListParts(name string, data []byte) iter.Seq2[*File, bool] {
-	return listParts(name, data, partBytes)
-}
-
-func listParts(name string, data []byte, size int) iter.Seq2[*File, bool] {
-	return func(yield func(*File, bool) bool) {
-		data, bad := utf8Text(data)
-		if bad != nil || len(data) <= size {
-			yield(nil, false)
-			return
+// listParts reads data, when it is one List document in block style larger
+// than size, a group of about size bytes of items at a time: each File
+// holds one document, the List with some of its items, and as Data the
+// lines of those items (the first part's also the lines before them, the
+// last part's those after). ok is false when data is not such a List, or
+// when a part would not read as the whole document reads. Every part is
+// parsed and checked before ok is known, then parsed again as it is
+// yielded: keeping the parts parsed would take the memory that reading a
+// List in parts saves.
+func listParts(name string, data []byte, size int) (parts iter.Seq[*File], ok bool) {
+	data, bad := utf8Text(data)
+	if bad != nil || len(data) <= size {
+		return nil, false
+	}
+	l, ok := layoutList(data, size)
+	if !ok {
+		return nil, false
+	}
+	for f := range l.parseGroups(name, data) {
+		if f == nil {
+			return nil, false
 		}
-		l, ok := layoutList(data, size)
-		if !ok {
-			yield(nil, false)
-			return
-		}
-		groups := l.groups
-		// Parts are parsed ahead on every core, and handed over in order.
-		// A panic is handed over too, to be raised where the caller can
-		// recover it.
-		type result struct {
-			f     *File
-			panic any
-		}
-		results := make([]chan result, len(groups))
-		for i := range results {
-			results[i] = make(chan result, 1)
-		}
-		tokens := make(chan struct{}, runtime.GOMAXPROCS(0)+1)
-		stop := make(chan struct{})
-		defer close(stop)
-		go func() {
-			for i, g := range groups {
-				select {
-				case tokens <- struct{}{}:
-				case <-stop:
-					return
-				}
-				go func() {
-					var r result
-					defer func() {
-						if p := recover(); p != nil {
-							r.panic = fmt.Sprintf("%v\n%s", p, debug.Stack())
-						}
-						results[i] <- r
-					}()
-					r.f = l.parse(name, data, g, i == 0, i == len(groups)-1)
-				}()
+	}
+	return func(yield func(*File) bool) {
+		for f := range l.parseGroups(name, data) {
+			if f == nil {
+				panic("a part of a List read differently when parsed again")
 			}
-		}()
-		for i := range groups {
-			r := <-results[i]
-			<-tokens
-			if r.panic != nil {
-				panic(r.panic)
-			}
-			if r.f == nil {
-				yield(nil, false)
+			if !yield(f) {
 				return
 			}
-			if !yield(r.f, true) {
+		}
+	}, true
+}
+
+// parseGroups parses the groups of items of the List ahead on every core
+// and yields them in order: each as a File, or nil when it does not read
+// as the whole document reads.
+func (l *listLayout) parseGroups(name string, data []byte) iter.Seq[*File] {
+	last := len(l.groups) - 1
+	groups := func(yield func(int) bool) {
+		for i := range l.groups {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	parse := func(i int) *File { return l.parse(name, data, l.groups[i], i == 0, i == last) }
+	return func(yield func(*File) bool) {
+		for _, f := range ahead(groups, parse) {
+			if !yield(f) {
 				return
 			}
 		}

@@ -9,17 +9,13 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// Position is a 1-based line and column in a file.
-type Position struct {
-	Line, Column int
-}
-
 // Locate finds the position of the field at path (strings are mapping keys,
 // ints are sequence indexes) inside an object node: a field is where its key
 // is written, a sequence item where the item starts. When the path leaves the
 // document (a missing field), the nearest existing parent is used; the
-// object's own position is its `kind:` line.
-func Locate(obj *yaml.Node, path []any) Position {
+// object's own position is its `kind:` line. The Pos has no File: a node
+// does not know its file.
+func Locate(obj *yaml.Node, path []any) Pos {
 	pos, _ := walk(obj, path)
 	return pos
 }
@@ -27,7 +23,7 @@ func Locate(obj *yaml.Node, path []any) Position {
 // walk follows path from obj: the position of the last field or item it
 // reached, and the node at the end of path (nil when path leaves the
 // document).
-func walk(obj *yaml.Node, path []any) (Position, *yaml.Node) {
+func walk(obj *yaml.Node, path []any) (Pos, *yaml.Node) {
 	pos := kindPosition(obj)
 	cur := resolve(obj)
 	for _, step := range path {
@@ -59,22 +55,29 @@ type Origin struct {
 	// Node is the object as written in File, with File's positions; nil
 	// when no file holds the object (a kustomize generator made it).
 	Node *yaml.Node
-	At   Position // where every finding points when Node is nil
+	At   Pos // where every finding points when Node is nil
 	// Shift is subtracted from every line: a rendered Helm template is
 	// numbered from the line after its "# Source:" comment.
 	Shift int
 }
 
 // Locate is the position of the field at path, as Locate finds it in the
-// written object: a field the object does not have as written (a kustomize
-// patch added it) points at its nearest parent there.
-func (o Origin) Locate(path []any) Position {
+// written object, in File: a field the object does not have as written (a
+// kustomize patch added it) points at its nearest parent there.
+func (o Origin) Locate(path []any) Pos {
 	if o.Node == nil {
-		return o.At
+		p := o.At
+		p.File = o.File
+		return p
 	}
 	p := Locate(o.Node, path)
-	p.Line = max(p.Line-o.Shift, 1)
-	return p
+	return o.Pos(p.Line, p.Column)
+}
+
+// Pos is the position users read for a line and column of the input the
+// object was read from: in File, Shift lines up.
+func (o Origin) Pos(line, column int) Pos {
+	return Pos{File: o.File, Line: max(line-o.Shift, 1), Column: column}
 }
 
 // writtenToken marks, in a finding's message, a value to show as the user
@@ -110,9 +113,9 @@ func scalarAt(obj *yaml.Node, path []any) (string, bool) {
 	return n.Value, true
 }
 
-func at(n *yaml.Node) Position { return Position{Line: n.Line, Column: n.Column} }
+func at(n *yaml.Node) Pos { return Pos{Line: n.Line, Column: n.Column} }
 
-func kindPosition(obj *yaml.Node) Position {
+func kindPosition(obj *yaml.Node) Pos {
 	if k, _ := lookupPair(obj, "kind"); k != nil {
 		return at(k)
 	}

@@ -20,33 +20,28 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// File is one parsed input file.
+// File is one parsed input file, or a part of one that Read yields: whole
+// documents, or a List with a group of its items.
 type File struct {
 	Name string       // display name, slash-separated
 	Data []byte       // the text as read, as UTF-8 without a BOM; never written back
 	Docs []*yaml.Node // document nodes, in file order, with file-wide positions
-	// SyntaxErrors are the documents that failed to parse; the documents
-	// before and after them are still in Docs.
-	SyntaxErrors []SyntaxError
+	// SyntaxErrors are the documents that failed to parse or broke a limit,
+	// at file-wide positions; the documents before and after them are
+	// still in Docs.
+	SyntaxErrors []Error
 	// Template is set when the file holds Helm template syntax and does not
 	// parse as YAML: it is skipped, not reported as broken.
 	Template bool
 	// Line is the line of the file that Data starts on: 1, but for the
-	// parts of a file that Parts parses one after the other.
+	// parts of a file that Read yields one after the other.
 	Line int
+	// Helm are the documents of the file that a "# Source:" comment
+	// attributes to a Helm chart's template, at file-wide lines.
+	Helm HelmTemplates
 
 	errorsLeft int  // how many more SyntaxErrors may be recorded
 	stopped    bool // too many SyntaxErrors: the rest is not read
-}
-
-// SyntaxError is a YAML or JSON syntax error at a file-wide position, or a
-// document refused for a limit dslint enforces (Limit).
-type SyntaxError struct {
-	Line, Column int
-	Message      string
-	// Limit marks a document that breaks one of dslint's limits (size,
-	// depth, aliases) rather than YAML syntax; Message says which, whole.
-	Limit bool
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -56,9 +51,9 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // kubectl get nodes -o yaml > nodes.yaml among them); the decoder reads
 // those, but splitting documents, reading comments and counting nodes take
 // UTF-8, so they are converted first. UTF-16 that does not decode (a lone
-// surrogate, an odd byte at the end) is a SyntaxError at the character, and
+// surrogate, an odd byte at the end) is an Error at the character, and
 // data is returned as it is.
-func utf8Text(data []byte) ([]byte, *SyntaxError) {
+func utf8Text(data []byte) ([]byte, *Error) {
 	var order binary.ByteOrder
 	switch {
 	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
@@ -70,9 +65,8 @@ func utf8Text(data []byte) ([]byte, *SyntaxError) {
 	}
 	units := data[2:]
 	text := make([]byte, 0, len(units))
-	bad := func(what string) ([]byte, *SyntaxError) {
-		line, column := positionAfter(text)
-		return data, &SyntaxError{Line: line, Column: column, Message: what + " (the file starts with a UTF-16 byte order mark)"}
+	bad := func(what string) ([]byte, *Error) {
+		return data, &Error{Pos: positionAfter(text), Message: what + " (the file starts with a UTF-16 byte order mark)"}
 	}
 	for i := 0; i < len(units); i += 2 {
 		if i+2 > len(units) {
@@ -98,21 +92,22 @@ func utf8Text(data []byte) ([]byte, *SyntaxError) {
 // can take the documents before it along (the decoder reads ahead), so a file
 // that fails is decoded again one document at a time, each document's lines
 // shifted to file-wide ones: one broken document hides no other. A document
-// that breaks one of the limits (limits.go) is left out of Docs, with a
-// SyntaxError that says which; after MaxSyntaxErrors of them, the rest of
+// that breaks one of the limits (limits.go) is left out of Docs, with an
+// Error that says which; after MaxSyntaxErrors of them, the rest of
 // the file is not read.
 func Parse(name string, data []byte) *File {
 	return parse(name, data, MaxSyntaxErrors)
 }
 
-// parse is Parse recording at most maxErrors SyntaxErrors.
+// parse is Parse recording at most maxErrors errors.
 func parse(name string, data []byte, maxErrors int) *File {
 	data, bad := utf8Text(data)
 	f := &File{Name: name, Data: data, Line: 1, errorsLeft: maxErrors}
 	if bad != nil {
 		// Not decoded at all: the decoder would build every node before
 		// the bad character, unbounded by the node count.
-		f.SyntaxErrors = []SyntaxError{*bad}
+		bad.File = name
+		f.SyntaxErrors = []Error{*bad}
 		return f
 	}
 	if estimateNodes(data) <= MaxDocumentNodes {
@@ -143,8 +138,8 @@ func parse(name string, data []byte, maxErrors int) *File {
 // last line is last, and reports whether it has a syntax error.
 func (f *File) parseDocument(doc []byte, line, last int) (failed bool) {
 	if n := estimateNodes(doc); n > MaxDocumentNodes {
-		f.fail(SyntaxError{
-			Line: line, Column: 1, Limit: true,
+		f.fail(Error{
+			Pos: Pos{Line: line, Column: 1}, Limit: true,
 			Message: fmt.Sprintf("document too large: some %s YAML nodes, more than the %s dslint parses in one document; split it into smaller documents", thousands(n), thousands(MaxDocumentNodes)),
 		})
 		return false
@@ -182,7 +177,8 @@ func (f *File) add(docs []*yaml.Node) {
 }
 
 // fail records a syntax error, one of the file's MaxSyntaxErrors.
-func (f *File) fail(e SyntaxError) {
+func (f *File) fail(e Error) {
+	e.File = f.Name
 	f.SyntaxErrors = append(f.SyntaxErrors, e)
 	f.errorsLeft--
 }
@@ -195,8 +191,8 @@ func (f *File) stopAt(line int) bool {
 	}
 	if !f.stopped {
 		f.stopped = true
-		f.SyntaxErrors = append(f.SyntaxErrors, SyntaxError{
-			Line: max(line, 1), Column: 1, Limit: true,
+		f.SyntaxErrors = append(f.SyntaxErrors, Error{
+			Pos: Pos{File: f.Name, Line: max(line, 1), Column: 1}, Limit: true,
 			Message: fmt.Sprintf("more than %d documents of this file do not parse or break a limit; dslint reads no further", MaxSyntaxErrors),
 		})
 	}
@@ -215,82 +211,6 @@ func hasTemplateAction(n *yaml.Node) bool {
 	}
 	return slices.ContainsFunc(n.Content, hasTemplateAction)
 }
-
-// partBytes is about how much of a large file Parts parses at a time: a
-// parsed document takes some twenty times its size in memory.
-const partBytes = 1 << 20
-
-// Parts parses data as Parse does, a part at a time: each part is a File of
-// whole documents, about partBytes of them, with file-wide positions and
-// its own bytes as Data. Only the part being looked at is in memory, so a
-// large file of many documents costs little more than its bytes. A Helm
-// template is one File, marked Template.
-func Parts(name string, data []byte) iter.Seq[*File] {
-	return func(yield func(*File) bool) {
-		data, bad := utf8Text(data)
-		if len(data) <= partBytes || bad != nil {
-			yield(Parse(name, data))
-			return
-		}
-		parts := cutParts(data)
-		if bytes.Contains(data, []byte("{{")) && isText(data) && anyFails(data, parts) {
-			yield(&File{Name: name, Data: data, Line: 1, Template: true})
-			return
-		}
-		errorsLeft := MaxSyntaxErrors
-		for _, p := range parts {
-			f := parse(name, data[p.start:p.end], errorsLeft)
-			f.Template = false // decided for the whole file above
-			f.shift(p.line - 1)
-			if !yield(f) || f.stopped {
-				return
-			}
-			errorsLeft = f.errorsLeft
-		}
-	}
-}
-
-// cutParts groups the documents of data into parts of about partBytes; a
-// larger document is a part of its own.
-func cutParts(data []byte) []chunk {
-	var parts []chunk
-	for c := range splitDocuments(data) {
-		if n := len(parts); n > 0 && parts[n-1].end-parts[n-1].start < partBytes && c.end-c.start < partBytes {
-			parts[n-1].end = c.end
-			continue
-		}
-		parts = append(parts, c)
-	}
-	return parts
-}
-
-// anyFails is true when one of the parts has a syntax error.
-func anyFails(data []byte, parts []chunk) bool {
-	for _, p := range parts {
-		if estimateNodes(data[p.start:p.end]) > MaxDocumentNodes {
-			continue // refused unparsed
-		}
-		if _, _, ok := decodeAll(data[p.start:p.end]); !ok {
-			return true
-		}
-	}
-	return false
-}
-
-// shift moves a part that starts at line offset+1 of its file to
-// file-wide positions.
-func (f *File) shift(offset int) {
-	f.Line += offset
-	for _, d := range f.Docs {
-		shiftLines(d, offset)
-	}
-	for i := range f.SyntaxErrors {
-		f.SyntaxErrors[i].Line += offset
-	}
-}
-
-// chunk is one document's bytes [start, end) beginning at a 1-based line.
-type chunk struct{ start, end, line int }
 
 // splitDocuments cuts data before every "---" marker line. A marker at the
 // start of a line always ends a document in YAML, even a block scalar.
@@ -319,7 +239,7 @@ func splitDocuments(data []byte) iter.Seq[chunk] {
 
 // decodeAll decodes documents until the end of the stream or the first
 // syntax error; the error's line is relative to b.
-func decodeAll(b []byte) (docs []*yaml.Node, serr SyntaxError, ok bool) {
+func decodeAll(b []byte) (docs []*yaml.Node, serr Error, ok bool) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	for {
 		var n yaml.Node
@@ -359,21 +279,21 @@ var parserProblems = map[string]bool{
 // errors (invalid UTF-8, control characters) carry no line: the offending byte
 // is located and named instead. The decoder leaves out the line of errors on
 // the first line.
-func syntaxError(b []byte, err error) SyntaxError {
+func syntaxError(b []byte, err error) Error {
 	msg := err.Error()
 	if m := errLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		if parserProblems[m[2]] {
 			line++
 		}
-		return SyntaxError{Line: max(line, 1), Message: m[2]}
+		return Error{Pos: Pos{Line: max(line, 1)}, Message: m[2]}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	line, col, bad, found := firstBadByte(b)
+	at, bad, found := firstBadByte(b)
 	if !found || !readerProblems[msg] {
-		return SyntaxError{Line: 1, Message: msg}
+		return Error{Pos: Pos{Line: 1}, Message: msg}
 	}
-	return SyntaxError{Line: line, Column: col, Message: fmt.Sprintf("%s (byte 0x%02x)", msg, bad)}
+	return Error{Pos: at, Message: fmt.Sprintf("%s (byte 0x%02x)", msg, bad)}
 }
 
 // readerProblems are the errors of libyaml's reader about the bytes of a
@@ -390,8 +310,8 @@ var readerProblems = map[string]bool{
 // positionAfter is the line and column of a character that would follow
 // text, with lines broken as YAML breaks them: CR LF, a lone CR, LF, NEL, LS
 // and PS.
-func positionAfter(text []byte) (line, column int) {
-	line, column = 1, 1
+func positionAfter(text []byte) Pos {
+	line, column := 1, 1
 	for i, r := range string(text) {
 		switch r {
 		case '\r':
@@ -405,42 +325,42 @@ func positionAfter(text []byte) (line, column int) {
 			column++
 		}
 	}
-	return line, column
+	return Pos{Line: line, Column: column}
 }
 
 // lastLine is the number of the last line of data that holds anything.
 func lastLine(data []byte) int {
-	line, column := positionAfter(data)
-	if column == 1 && line > 1 {
-		line-- // data ends with a line break
+	p := positionAfter(data)
+	if p.Column == 1 && p.Line > 1 {
+		p.Line-- // data ends with a line break
 	}
-	return line
+	return p.Line
 }
 
 // firstBadByte finds the first byte a YAML reader refuses: invalid UTF-8 or a
 // control character other than tab, line feed and carriage return. found is
 // false when there is none (line 1, column 1).
-func firstBadByte(b []byte) (line, col int, bad byte, found bool) {
-	line, col = 1, 1
+func firstBadByte(b []byte) (at Pos, bad byte, found bool) {
+	at = Pos{Line: 1, Column: 1}
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if (r == utf8.RuneError && size <= 1) || (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
-			return line, col, b[i], true
+			return at, b[i], true
 		}
 		if r == '\n' {
-			line, col = line+1, 1
+			at.Line, at.Column = at.Line+1, 1
 		} else {
-			col++
+			at.Column++
 		}
 		i += size
 	}
-	return 1, 1, 0, false
+	return Pos{Line: 1, Column: 1}, 0, false
 }
 
 // isText is true for data a YAML reader reads whole: a binary file is
 // broken YAML, never a Helm template.
 func isText(data []byte) bool {
-	_, _, _, found := firstBadByte(data)
+	_, _, found := firstBadByte(data)
 	return !found
 }
 

@@ -27,7 +27,7 @@ func TestUnreadable(t *testing.T) {
 			t.Fatalf("Discover(tree) = %v, %v; want tree/ok.yaml and the unreadable tree/locked", srcs, err)
 		}
 		for _, src := range srcs {
-			_, err := Read(src, nil)
+			_, err := readAll(src, nil, ManifestLimits)
 			if want := src.Name == "tree/locked"; (err != nil) != want || (want && err.Error() != "permission denied") {
 				t.Errorf("Read(%s) = %v", src.Name, err)
 			}
@@ -36,7 +36,7 @@ func TestUnreadable(t *testing.T) {
 		if err != nil || len(srcs) != 1 {
 			t.Fatalf("Discover(secret.yaml) = %v, %v; an unreadable file is found, and fails when read", srcs, err)
 		}
-		if _, err := Read(srcs[0], nil); err == nil || err.Error() != "permission denied" {
+		if _, err := readAll(srcs[0], nil, ManifestLimits); err == nil || err.Error() != "permission denied" {
 			t.Errorf("Read(secret.yaml) = %v, want permission denied", err)
 		}
 	})

@@ -69,9 +69,9 @@ func collectComments(n *yaml.Node, set map[string]bool) {
 	}
 }
 
-// Annotations reads the ignore.dslint.io annotations of obj. at positions a
-// field path as the object's findings are positioned.
-func Annotations(file string, obj manifest.Object, ref finding.Object, at func(path []any) (line, col int)) []Directive {
+// Annotations reads the ignore.dslint.io annotations of obj, in file. at
+// positions a field path as the object's findings are positioned.
+func Annotations(file string, obj manifest.Object, ref finding.Object, at func(path []any) manifest.Pos) []Directive {
 	anns := manifest.Lookup(manifest.Lookup(obj.Node, "metadata"), "annotations")
 	if anns == nil || anns.Kind != yaml.MappingNode {
 		return nil
@@ -84,10 +84,10 @@ func Annotations(file string, obj manifest.Object, ref finding.Object, at func(p
 			continue
 		}
 		path := []any{"metadata", "annotations", key}
-		line, col := at(path)
+		p := at(path)
 		d := Directive{
 			Kind: finding.SuppressedByAnnotation, Reason: strings.TrimSpace(val.Value),
-			File: file, Line: line, Column: col, Object: ref,
+			File: file, Line: p.Line, Column: p.Column, Object: ref,
 			Path: manifest.FormatPath(path), Text: fmt.Sprintf("annotation %q", key),
 		}
 		if id != "" {

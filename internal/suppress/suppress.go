@@ -49,11 +49,19 @@ type Directive struct {
 	used  bool
 }
 
-// Catalogue tells which rules exist and which of them ran.
+// Catalogue tells which rules exist, which of them ran, and the severity of
+// the rules about suppressions.
 type Catalogue struct {
 	Known []string          // every rule id, the disabled ones included
 	Ran   func(string) bool // false for a rule that was disabled or could not fire
+	// Severity is the severity of a rule's findings; asked only of
+	// MissingReason and Unused, which report nothing when they did not run
+	// (turned off).
+	Severity func(string) finding.Severity
 }
+
+// ran is true when the rule id ran; every rule did when Ran is not set.
+func (c Catalogue) ran(id string) bool { return c.Ran == nil || c.Ran(id) }
 
 // Apply marks the findings the directives suppress, in place, and returns
 // the findings about the directives themselves. A comment wins over an
@@ -106,20 +114,25 @@ func Apply(findings []finding.Finding, ds []Directive, cat Catalogue) []finding.
 	return out
 }
 
-// problems are the findings about one directive.
+// problems are the findings about one directive, of the rules about
+// suppressions that are on.
 func (d *Directive) problems(cat Catalogue) []finding.Finding {
-	at := func(rule, format string, args ...any) finding.Finding {
-		return finding.Finding{
-			Rule: rule, Severity: finding.Info, Message: fmt.Sprintf(format, args...),
-			File: d.File, Line: d.Line, Column: d.Column, Object: d.Object, Path: d.Path,
-		}
-	}
 	var out []finding.Finding
+	add := func(rule, format string, args ...any) {
+		if !cat.ran(rule) {
+			return
+		}
+		out = append(out, finding.Finding{
+			Rule: rule, Severity: cat.Severity(rule), Message: fmt.Sprintf(format, args...),
+			File: d.File, Line: d.Line, Column: d.Column, Object: d.Object, Path: d.Path,
+		})
+	}
 	if len(d.Rules) == 0 {
-		return append(out, at(Unused, "%s names no rule: write the rule id, then the reason (dslint:ignore <rule-id> <reason>)", d.Text))
+		add(Unused, "%s names no rule: write the rule id, then the reason (dslint:ignore <rule-id> <reason>)", d.Text)
+		return out
 	}
 	if d.Reason == "" {
-		out = append(out, at(MissingReason, "%s gives no reason: say why the finding is acceptable, so the next reader can judge it", d.Text))
+		add(MissingReason, "%s gives no reason: say why the finding is acceptable, so the next reader can judge it", d.Text)
 	}
 	for _, id := range d.Rules {
 		if id == All || slices.Contains(cat.Known, id) {
@@ -129,7 +142,8 @@ func (d *Directive) problems(cat Catalogue) []finding.Finding {
 		if s := suggest.Closest(id, cat.Known); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
-		return append(out, at(Unused, "%s", msg))
+		add(Unused, "%s", msg)
+		return out
 	}
 	if d.used || !d.ran(cat) {
 		return out
@@ -142,7 +156,8 @@ func (d *Directive) problems(cat Catalogue) []finding.Finding {
 	default:
 		what = "its line"
 	}
-	return append(out, at(Unused, "%s suppresses nothing: %s has no %s finding; remove it", d.Text, what, d.ruleNames()))
+	add(Unused, "%s suppresses nothing: %s has no %s finding; remove it", d.Text, what, d.ruleNames())
+	return out
 }
 
 // covers is the line whose findings a comment suppresses.
@@ -157,7 +172,7 @@ func (d *Directive) covers() int {
 // unused means something.
 func (d *Directive) ran(cat Catalogue) bool {
 	for _, id := range d.Rules {
-		if id != All && cat.Ran != nil && !cat.Ran(id) {
+		if id != All && !cat.ran(id) {
 			return false
 		}
 	}

@@ -14,6 +14,8 @@ var known = []string{"wildcard-toleration", "invalid-toleration", "no-matching-n
 
 func ranAll(string) bool { return true }
 
+func info(string) finding.Severity { return finding.Info }
+
 // comments parses src and returns its dslint:ignore comments.
 func comments(t *testing.T, src string) []Directive {
 	t.Helper()
@@ -197,7 +199,7 @@ func TestApply(t *testing.T) {
 				ran = ranAll
 			}
 			fs := slices.Clone(c.findings)
-			fs = append(fs, Apply(fs, slices.Clone(c.directives), Catalogue{Known: known, Ran: ran})...)
+			fs = append(fs, Apply(fs, slices.Clone(c.directives), Catalogue{Known: known, Ran: ran, Severity: info})...)
 			if got := summary(fs); !slices.Equal(got, c.want) {
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
@@ -207,7 +209,7 @@ func TestApply(t *testing.T) {
 
 func TestSuppressionCarriesTheReasonAndPosition(t *testing.T) {
 	fs := []finding.Finding{finding1("wildcard-toleration", 10, "p")}
-	Apply(fs, []Directive{comment(9, "drains every pool", "wildcard-toleration")}, Catalogue{Known: known, Ran: ranAll})
+	Apply(fs, []Directive{comment(9, "drains every pool", "wildcard-toleration")}, Catalogue{Known: known, Ran: ranAll, Severity: info})
 	want := finding.Suppression{Kind: finding.SuppressedByComment, Reason: "drains every pool", File: "f.yaml", Line: 9, Column: 5}
 	if fs[0].Suppression != want {
 		t.Errorf("suppression = %+v, want %+v", fs[0].Suppression, want)
@@ -223,7 +225,7 @@ func TestUnusedCommentNamesTheLineItCovers(t *testing.T) {
 		{trailing(9, "why", "wildcard-toleration"), "its line has no wildcard-toleration finding"},
 		{comment(9, "why", "wildcard-toleration"), "the next line has no wildcard-toleration finding"},
 	} {
-		out := Apply(nil, []Directive{c.d}, Catalogue{Known: known, Ran: ranAll})
+		out := Apply(nil, []Directive{c.d}, Catalogue{Known: known, Ran: ranAll, Severity: info})
 		if len(out) != 1 || !strings.Contains(out[0].Message, c.want) {
 			t.Errorf("alone %v: got %+v, want a message with %q", c.d.Alone, out, c.want)
 		}
@@ -231,7 +233,7 @@ func TestUnusedCommentNamesTheLineItCovers(t *testing.T) {
 }
 
 func TestUnknownRuleMessageSuggests(t *testing.T) {
-	out := Apply(nil, []Directive{comment(9, "why", "wildcard-tolerations")}, Catalogue{Known: known, Ran: ranAll})
+	out := Apply(nil, []Directive{comment(9, "why", "wildcard-tolerations")}, Catalogue{Known: known, Ran: ranAll, Severity: info})
 	if len(out) != 1 || !strings.Contains(out[0].Message, `did you mean "wildcard-toleration"`) {
 		t.Errorf("got %+v", out)
 	}
@@ -250,10 +252,7 @@ metadata:
 	f := manifest.Parse("f.yaml", []byte(src))
 	objs, _ := manifest.Objects(f.Docs[0])
 	ref := finding.Object{Kind: "Pod", Name: "p"}
-	got := Annotations("f.yaml", objs[0], ref, func(path []any) (int, int) {
-		p := manifest.Locate(objs[0].Node, path)
-		return p.Line, p.Column
-	})
+	got := Annotations("f.yaml", objs[0], ref, manifest.Origin{File: "f.yaml", Node: objs[0].Node}.Locate)
 	if len(got) != 2 {
 		t.Fatalf("got %+v", got)
 	}
@@ -263,5 +262,30 @@ metadata:
 	}
 	if g := got[1]; g.Rules != nil || g.Line != 8 {
 		t.Errorf("second = %+v", g)
+	}
+}
+
+// The findings about suppressions have the severity the catalogue gives
+// their rule, and none is made of a rule that did not run (turned off).
+func TestSuppressionRulesAsTheCatalogueSetsThem(t *testing.T) {
+	ds := []Directive{comment(9, "", "wildcard-toleration"), comment(20, "why", "invalid-toleration")}
+	severity := func(id string) finding.Severity {
+		return map[string]finding.Severity{MissingReason: finding.Error, Unused: finding.Warning}[id]
+	}
+	out := Apply(nil, slices.Clone(ds), Catalogue{Known: known, Ran: ranAll, Severity: severity})
+	var got []string
+	for _, f := range out {
+		got = append(got, f.Rule+" "+f.Severity.String())
+	}
+	slices.Sort(got)
+	if want := []string{MissingReason + " error", Unused + " warning", Unused + " warning"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	ranNot := func(off string) func(string) bool { return func(id string) bool { return id != off } }
+	for off, on := range map[string]string{MissingReason: Unused, Unused: MissingReason} {
+		out := Apply(nil, slices.Clone(ds), Catalogue{Known: known, Ran: ranNot(off), Severity: severity})
+		if slices.ContainsFunc(out, func(f finding.Finding) bool { return f.Rule == off }) || !slices.ContainsFunc(out, func(f finding.Finding) bool { return f.Rule == on }) {
+			t.Errorf("%s off: %+v, want findings of %s only", off, out, on)
+		}
 	}
 }

@@ -1,6 +1,6 @@
 // Command bench measures dslint on generated inputs (make bench):
 //
-//	go run ./tools/bench [-scenario all|lint|placement] [-n 10000] [-runs 5] [-timeout 10m] [-keep]
+//	go run ./tools/bench [-scenario all|lint|placement|bigfile|startup] [-n 10000] [-runs 5] [-startup-runs 30] [-timeout 10m] [-keep]
 //
 // It builds cmd/dslint and generates its inputs with tools/gencorpus (each
 // reused while its parameters and the generator's source are unchanged):
@@ -11,6 +11,10 @@
 //     nodes in 40 pools; times `dslint schedule` (text and JSON) and
 //     `dslint lint --nodes`. Until dslint has `schedule` and `--nodes`, these
 //     are reported as not available.
+//   - bigfile: .bench/bigfile.yaml, 50,000 workloads in one multi-document
+//     file (bigfile.go); times `dslint lint` on it.
+//   - startup: `dslint version` (the process floor) and `dslint lint` of
+//     one small file (startup.go), timed -startup-runs times each.
 //
 // Commands run as subprocesses, their output discarded; the results are
 // compared with the performance targets. It reports misses; it does not
@@ -34,23 +38,27 @@ import (
 
 type config struct {
 	n, runs  int
+	startups int // runs of the startup scenario
 	keep     bool
 	scenario string
 	timeout  time.Duration
 }
 
-func (c config) lint() bool      { return c.scenario != "placement" }
-func (c config) placement() bool { return c.scenario != "lint" }
+func (c config) lint() bool      { return c.scenario == "all" || c.scenario == "lint" }
+func (c config) placement() bool { return c.scenario == "all" || c.scenario == "placement" }
+func (c config) bigfile() bool   { return c.scenario == "all" || c.scenario == "bigfile" }
+func (c config) startup() bool   { return c.scenario == "all" || c.scenario == "startup" }
 
 func main() {
 	var c config
 	flag.IntVar(&c.n, "n", 10000, "number of workload objects in the lint scenario's corpus")
 	flag.IntVar(&c.runs, "runs", 5, "timed runs per command")
+	flag.IntVar(&c.startups, "startup-runs", 30, "timed runs per command of the startup scenario")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary directory holding the built binary")
-	flag.StringVar(&c.scenario, "scenario", "all", "what to time: all, lint (the corpus) or placement (nodes and workloads)")
+	flag.StringVar(&c.scenario, "scenario", "all", "what to time: all, lint (the corpus), placement (nodes and workloads), bigfile (one large file) or startup (version, one small file)")
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Minute, "kill a dslint run after this long and report the command as failed")
 	flag.Parse()
-	if c.n < 1 || c.runs < 1 || c.timeout <= 0 || flag.NArg() > 0 || !slices.Contains([]string{"all", "lint", "placement"}, c.scenario) {
+	if c.n < 1 || c.runs < 1 || c.startups < 1 || c.timeout <= 0 || flag.NArg() > 0 || !slices.Contains([]string{"all", "lint", "placement", "bigfile", "startup"}, c.scenario) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -88,6 +96,14 @@ func run(c config) error {
 		descs = append(descs, fmt.Sprintf("corpus %s: %s", relTo(root, corpus), desc))
 		cmds = append(cmds, lintCommands(corpus, c.n)...)
 	}
+	if c.bigfile() {
+		path, desc, err := ensureBigfile(root)
+		if err != nil {
+			return err
+		}
+		descs = append(descs, fmt.Sprintf("bigfile %s: %s", relTo(root, path), desc))
+		cmds = append(cmds, bigfileCommands(path)...)
+	}
 	if c.placement() {
 		dir, desc, err := ensurePlacement(root)
 		if err != nil {
@@ -98,9 +114,17 @@ func run(c config) error {
 	}
 	fmt.Printf("%s %s/%s, %d CPUs (GOMAXPROCS %d)\n", runtime.Version(), runtime.GOOS, runtime.GOARCH,
 		runtime.NumCPU(), runtime.GOMAXPROCS(0))
-	fmt.Printf("%s\n\n", strings.Join(descs, "\n"))
-	results := measure(bin, cmds, c.runs, c.timeout)
-	report(c, results)
+	if len(descs) > 0 {
+		fmt.Printf("%s\n\n", strings.Join(descs, "\n"))
+	}
+	var results []result
+	if len(cmds) > 0 {
+		results = measure(bin, cmds, c.runs, c.timeout)
+		report(c, results)
+	}
+	if c.startup() {
+		results = append(results, runStartup(bin, root, c.startups, c.timeout)...)
+	}
 	var failed []string
 	for _, r := range results {
 		if r.err != nil {

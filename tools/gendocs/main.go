@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 
@@ -21,12 +20,12 @@ func main() {
 }
 
 func run() error {
-	eng, err := engine.New(context.Background(), dslint.Policies, engine.Settings{})
+	rules, err := engine.Compile(dslint.Policies, nil, engine.RuleConfig{})
 	if err != nil {
 		return err
 	}
 	var doc bytes.Buffer
-	if err := report.WriteCatalogue(&doc, "markdown", eng.Rules()); err != nil {
+	if err := report.WriteCatalogue(&doc, "markdown", rules.Rules()); err != nil {
 		return err
 	}
 	if err := os.WriteFile("docs/rules.md", doc.Bytes(), 0o644); err != nil {
@@ -36,7 +35,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	updated, err := report.ReplaceRuleTable(readme, report.CatalogueTable(eng.Rules(), "docs/rules.md"))
+	updated, err := report.ReplaceRuleTable(readme, report.CatalogueTable(rules.Rules(), "docs/rules.md"))
 	if err != nil {
 		return fmt.Errorf("README.md: %w", err)
 	}

@@ -6,8 +6,8 @@
 // 700 MB of disk at most: a 200 MB file, 100,000 small files), runs dslint
 // on it and prints the time, the peak memory, the exit code and the first
 // line dslint printed. Every input must end by itself with exit 1 (a
-// parse-error finding) or 2 (an input dslint will not read); the command
-// fails otherwise. The go tests check the same inputs at small sizes; times
+// finding: a parse-error, or the finding the input carries on purpose) or 2
+// (an input dslint will not read); the command fails otherwise. The go tests check the same inputs at small sizes; times
 // are printed, never asserted.
 package main
 
@@ -48,7 +48,19 @@ var inputs = []input{
 	{name: "nested 20,000 deep (block)", make: file("deep.yaml", func(w *writer) { w.WriteString(strings.Repeat("- ", 20_000) + "x\n") })},
 	{name: "binary, 1 MiB named .yaml", make: file("binary.yaml", randomBytes(1<<20))},
 	{name: "invalid UTF-8", make: file("latin1.yaml", func(w *writer) { w.WriteString("apiVersion: v1\nkind: Pod\nmetadata:\n  name: caf\xe9\n") })},
-	{name: "200 MB of documents", make: file("big.yaml", documents(200_000_000))},
+	// Beyond the 32 MiB read whole, a stream of documents is linted a
+	// document at a time (it was refused before dslint streamed). Its
+	// documents are large ConfigMaps, so that the time is the reading's:
+	// make bench times 50,000 workloads in one file.
+	{name: "200 MB of documents (linted a document at a time)", make: file("big.yaml", configMaps(200_000_000))},
+	{name: "a 40 MB document after 10 MB of documents", make: file("big.yaml", func(w *writer) {
+		documents(10_000_000)(w)
+		w.WriteString("---\ndata:\n  a: |\n")
+		for w.Len() < 50_000_000 {
+			w.WriteString("    0123456789abcdef0123456789abcdef0123456789abcdef\n")
+		}
+		fmt.Fprintf(w, "---\n"+pod, 1)
+	})},
 	{name: "30 MB of documents (linted in parts)", make: file("big.yaml", documents(30_000_000))},
 	{name: "a 15 MB List (linted a group of items at a time)", make: file("list.yaml", list(15_000_000, false))},
 	{name: "one 15 MB document (a List in flow style)", make: file("list.yaml", list(15_000_000, true))},
@@ -304,6 +316,18 @@ func documents(size int) func(*writer) {
 	return func(w *writer) {
 		for i := 0; w.Len() < size; i++ {
 			fmt.Fprintf(w, deployment, i)
+		}
+		fmt.Fprintf(w, "---\n"+pod, 0)
+	}
+}
+
+// configMaps writes ConfigMaps of some 20 KB (a script each) up to size
+// bytes, and a Pod with a finding.
+func configMaps(size int) func(*writer) {
+	script := strings.Repeat("    echo 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n", 250)
+	return func(w *writer) {
+		for i := 0; w.Len() < size; i++ {
+			fmt.Fprintf(w, "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: scripts-%d, namespace: prod}\ndata:\n  run.sh: |\n%s", i, script)
 		}
 		fmt.Fprintf(w, "---\n"+pod, 0)
 	}

@@ -1,0 +1,49 @@
+package manifest
+
+import "strconv"
+
+// Pos is a place in an input: the file as reports name it, and a 1-based
+// line and column. Every position dslint passes around is one: where the
+// parser stopped, where a field is written (Locate), where a node of the
+// inventory or a setting of the config is. A zero Line or Column is not
+// known, and String leaves it out; a Pos that Locate finds in a node has no
+// File, which the caller knows.
+type Pos struct {
+	File         string
+	Line, Column int
+}
+
+// String is FILE:LINE:COLUMN, without the parts that are not known.
+func (p Pos) String() string {
+	s := p.File
+	if p.Line > 0 {
+		if s != "" {
+			s += ":"
+		}
+		s += strconv.Itoa(p.Line)
+		if p.Column > 0 {
+			s += ":" + strconv.Itoa(p.Column)
+		}
+	}
+	return s
+}
+
+// Error is a problem at a position: a syntax error of an input, a document
+// beyond one of dslint's limits, an invalid setting of the config, a node
+// of the inventory that the API server would refuse. It reads
+// FILE:LINE:COLUMN: message.
+type Error struct {
+	Pos
+	Message string
+	// Limit marks a document refused for one of dslint's limits (size,
+	// depth, aliases: limits.go) rather than for its syntax; Message says
+	// which, whole.
+	Limit bool
+}
+
+func (e *Error) Error() string {
+	if at := e.Pos.String(); at != "" {
+		return at + ": " + e.Message
+	}
+	return e.Message
+}
