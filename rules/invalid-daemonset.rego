@@ -70,15 +70,16 @@ import data.dslint.lib.labels
 import data.dslint.lib.nodeaffinity
 import data.dslint.lib.result
 
-# Every check starts with the kind, and k8s.is_daemonset (or the pod's
-# daemonset) adds the API group (apps or extensions) and a complete pod
-# template: OPA's rule index skips the checks for other kinds on
-# input.kind. The selector and the template labels are the DaemonSet's own
-# fields, read from input; the pod template's fields are its pod's
-# (k8s.pods).
-_selector_path := ["spec", "selector"]
-
-_labels_path := ["spec", "template", "metadata", "labels"]
+# The checks (_problems) are about a DaemonSet of apps or extensions with a
+# pod template that can be applied (k8s.is_workload): other kinds are
+# skipped on input.kind. The selector and the template labels are the
+# DaemonSet's own fields, read from input; the pod template's fields are its
+# pod's (k8s.pods).
+report contains finding if {
+	input.kind == "DaemonSet"
+	k8s.is_workload
+	some finding in _problems
+}
 
 # --- selector: missing, empty ------------------------------------------------
 
@@ -86,20 +87,12 @@ _labels_path := ["spec", "template", "metadata", "labels"]
 # labels.Nothing(), which matches no labels, so upstream reports "`selector`
 # does not match template `labels`". extensions/v1beta1 first defaulted it to
 # the template's labels when those are set.
-report contains result.fail(_selector_path, msg) if {
-	input.kind == "DaemonSet"
-	k8s.is_daemonset
+_problems contains result.fail(_selector_path, msg) if {
 	_selector == null
 	msg := sprintf("daemonset %q has no spec.selector%s: a missing selector matches no pods, so the API server rejects the daemonset (\"`selector` does not match template `labels`\"); add spec.selector.matchLabels with the template's labels", [k8s.name, _v1beta1_note])
 }
 
-_v1beta1_note := " (extensions/v1beta1 defaults it from the template's labels, but the template has none)" if {
-	input.apiVersion == "extensions/v1beta1"
-} else := ""
-
-report contains result.fail(_selector_path, msg) if {
-	input.kind == "DaemonSet"
-	k8s.is_daemonset
+_problems contains result.fail(_selector_path, msg) if {
 	is_object(_selector)
 	_selector_size == 0
 	msg := sprintf("empty selector %s is invalid for daemonset: it would select every pod in the namespace; select the template's labels, for example matchLabels: %s", [
@@ -108,16 +101,115 @@ report contains result.fail(_selector_path, msg) if {
 	])
 }
 
+# --- selector: valid label selector -------------------------------------------
+
+_problems contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
+	some key, _ in _match_labels
+	not labels.valid_key(key)
+	problem := labels.key_problem(key)
+	msg := sprintf("selector matchLabels key %q is not a valid label key: %s", [key, problem])
+}
+
+_problems contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
+	some key, value in _match_labels
+	not labels.valid_value(value)
+	problem := labels.value_problem(value)
+	msg := sprintf("selector matchLabels value %s for %q is not a valid label value: %s", [_show(value), key, problem])
+}
+
+_problems contains result.fail(array.concat(_selector_path, ["matchExpressions", i]), msg) if {
+	some i, expr in _match_expressions
+	not is_object(expr)
+	msg := sprintf("selector expression %s must be a mapping with key, operator and values", [_show(expr)])
+}
+
+_problems contains result.fail(_expr_path(i, "operator"), msg) if {
+	some i, expr in _expressions
+	op := object.get(expr, "operator", "")
+	not op in _operators
+	msg := sprintf("selector operator %s is not valid: use \"In\", \"NotIn\", \"Exists\" or \"DoesNotExist\"%s", [_show(op), _did_you_mean(op)])
+}
+
+_problems contains result.fail(_expr_path(i, "values"), msg) if {
+	some i, expr in _expressions
+	op := expr.operator
+	op in {"In", "NotIn"}
+	count(_values(expr)) == 0
+	msg := sprintf("selector expression on %s with operator %q needs values", [_show(object.get(expr, "key", "")), op])
+}
+
+_problems contains result.fail(_expr_path(i, "values"), msg) if {
+	some i, expr in _expressions
+	op := expr.operator
+	op in {"Exists", "DoesNotExist"}
+	count(_values(expr)) > 0
+	msg := sprintf("selector expression on %s with operator %q must not have values", [_show(object.get(expr, "key", "")), op])
+}
+
+_problems contains result.fail(_expr_path(i, "key"), msg) if {
+	some i, expr in _expressions
+	key := object.get(expr, "key", "")
+	not labels.valid_key(key)
+	problem := labels.key_problem(key)
+	msg := sprintf("selector expression key %s is not a valid label key: %s", [_show(key), problem])
+}
+
+_problems contains result.fail(array.concat(_expr_path(i, "values"), [j]), msg) if {
+	some i, expr in _expressions
+	some j, value in _values(expr)
+	not labels.valid_value(value)
+	problem := labels.value_problem(value)
+	msg := sprintf("selector expression value %s is not a valid label value: %s", [_show(value), problem])
+}
+
+# --- selector: matches the template's labels ------------------------------------
+
+_problems contains result.fail(_labels_path, msg) if {
+	_valid_selector
+	_selector_size > 0
+	reasons := [r | some r in _mismatches]
+	count(reasons) > 0
+	msg := sprintf("`selector` does not match template `labels`: the selector requires %s; label the template to match the selector", [concat(", ", reasons)])
+}
+
+# --- template spec --------------------------------------------------------------
+
+_problems contains result.fail(k8s.pod_path(pod, ["restartPolicy"]), msg) if {
+	some pod in k8s.pods
+	policy := pod.spec.restartPolicy
+	policy != null
+	not policy in {"", "Always"}
+	msg := sprintf("restartPolicy %s is not supported in a daemonset: only \"Always\" (the default); remove it", [_show(policy)])
+}
+
+_problems contains result.fail(k8s.pod_path(pod, ["activeDeadlineSeconds"]), msg) if {
+	some pod in k8s.pods
+	seconds := pod.spec.activeDeadlineSeconds
+	seconds != null
+	msg := sprintf("activeDeadlineSeconds %s in daemonset is not supported: daemon pods run until the daemonset or the node goes away; remove it", [_show(seconds)])
+}
+
+_selector_path := ["spec", "selector"]
+
+_labels_path := ["spec", "template", "metadata", "labels"]
+
+# --- selector: missing, empty: what the checks read ---------------------------
+
+default _v1beta1_note := ""
+
+_v1beta1_note := " (extensions/v1beta1 defaults it from the template's labels, but the template has none)" if {
+	input.apiVersion == "extensions/v1beta1"
+}
+
 # The selector as the API server sees it after defaulting: null when nil.
-_selector := s if {
-	k8s.is_daemonset
-	s := _raw_selector
-	s != null
-} else := s if {
+default _selector := null
+
+_selector := _raw_selector if {
+	_raw_selector != null
+} else := {"matchLabels": _template_labels} if {
 	input.apiVersion == "extensions/v1beta1"
 	is_object(_template_labels)
-	s := {"matchLabels": _template_labels}
-} else := null
+}
 
 _raw_selector := object.get(input, ["spec", "selector"], null)
 
@@ -128,91 +220,20 @@ _show_selector := sprintf("(defaulted from the template labels %s)", [json.marsh
 
 _selector_size := count(_object(object.get(_object(_selector), "matchLabels", {}))) + count(_array(object.get(_object(_selector), "matchExpressions", [])))
 
+default _example_labels := "{app: <name>} (and the same label on the template)"
+
 _example_labels := json.marshal(_template_labels) if {
 	is_object(_template_labels)
 	count(_template_labels) > 0
-} else := "{app: <name>} (and the same label on the template)"
-
-# --- selector: valid label selector -------------------------------------------
-
-report contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
-	input.kind == "DaemonSet"
-	some key, _ in _match_labels
-	not labels.valid_key(key)
-	problem := labels.key_problem(key)
-	msg := sprintf("selector matchLabels key %q is not a valid label key: %s", [key, problem])
 }
 
-report contains result.fail(array.concat(_selector_path, ["matchLabels", key]), msg) if {
-	input.kind == "DaemonSet"
-	some key, value in _match_labels
-	not labels.valid_value(value)
-	problem := labels.value_problem(value)
-	msg := sprintf("selector matchLabels value %s for %q is not a valid label value: %s", [_show(value), key, problem])
-}
-
-report contains result.fail(array.concat(_selector_path, ["matchExpressions", i]), msg) if {
-	input.kind == "DaemonSet"
-	some i, expr in _match_expressions
-	not is_object(expr)
-	msg := sprintf("selector expression %s must be a mapping with key, operator and values", [_show(expr)])
-}
-
-report contains result.fail(_expr_path(i, "operator"), msg) if {
-	input.kind == "DaemonSet"
-	some i, expr in _expressions
-	op := object.get(expr, "operator", "")
-	not op in _operators
-	msg := sprintf("selector operator %s is not valid: use \"In\", \"NotIn\", \"Exists\" or \"DoesNotExist\"%s", [_show(op), _did_you_mean(op)])
-}
-
-report contains result.fail(_expr_path(i, "values"), msg) if {
-	input.kind == "DaemonSet"
-	some i, expr in _expressions
-	op := expr.operator
-	op in {"In", "NotIn"}
-	count(_values(expr)) == 0
-	msg := sprintf("selector expression on %s with operator %q needs values", [_show(object.get(expr, "key", "")), op])
-}
-
-report contains result.fail(_expr_path(i, "values"), msg) if {
-	input.kind == "DaemonSet"
-	some i, expr in _expressions
-	op := expr.operator
-	op in {"Exists", "DoesNotExist"}
-	count(_values(expr)) > 0
-	msg := sprintf("selector expression on %s with operator %q must not have values", [_show(object.get(expr, "key", "")), op])
-}
-
-report contains result.fail(_expr_path(i, "key"), msg) if {
-	input.kind == "DaemonSet"
-	some i, expr in _expressions
-	key := object.get(expr, "key", "")
-	not labels.valid_key(key)
-	problem := labels.key_problem(key)
-	msg := sprintf("selector expression key %s is not a valid label key: %s", [_show(key), problem])
-}
-
-report contains result.fail(array.concat(_expr_path(i, "values"), [j]), msg) if {
-	input.kind == "DaemonSet"
-	some i, expr in _expressions
-	some j, value in _values(expr)
-	not labels.valid_value(value)
-	problem := labels.value_problem(value)
-	msg := sprintf("selector expression value %s is not a valid label value: %s", [_show(value), problem])
-}
+# --- selector: valid label selector: what the checks read ---------------------
 
 _operators := {"In", "NotIn", "Exists", "DoesNotExist"}
 
-_match_labels := _object(object.get(_selector, "matchLabels", {})) if {
-	k8s.is_daemonset
-	is_object(_selector)
-}
+_match_labels := _object(object.get(_selector, "matchLabels", {})) if is_object(_selector)
 
-_match_expressions := _array(object.get(_selector, "matchExpressions", [])) if {
-	k8s.is_daemonset
-	is_object(_selector)
-}
+_match_expressions := _array(object.get(_selector, "matchExpressions", [])) if is_object(_selector)
 
 # _expressions are the selector's expressions that are mappings.
 _expressions[i] := expr if {
@@ -246,17 +267,7 @@ _valid_expression(expr) if {
 	nodeaffinity.requirement_parses(expr)
 }
 
-# --- selector: matches the template's labels ------------------------------------
-
-report contains result.fail(_labels_path, msg) if {
-	input.kind == "DaemonSet"
-	k8s.is_daemonset
-	_valid_selector
-	_selector_size > 0
-	reasons := [r | some r in _mismatches]
-	count(reasons) > 0
-	msg := sprintf("`selector` does not match template `labels`: the selector requires %s; label the template to match the selector", [concat(", ", reasons)])
-}
+# --- selector: matches the template's labels: what the checks read ------------
 
 _template_labels := object.get(input, ["spec", "template", "metadata", "labels"], null)
 
@@ -294,28 +305,7 @@ _has(key) := sprintf("has %s=%s", [key, _show(_label_set[key])]) if key in objec
 
 _has(key) := sprintf("has no %q label", [key]) if not key in object.keys(_label_set)
 
-# --- template spec --------------------------------------------------------------
-
-report contains result.fail(k8s.pod_path(pod, ["restartPolicy"]), msg) if {
-	input.kind == "DaemonSet"
-	some pod in k8s.pods
-	pod.daemonset
-	policy := pod.spec.restartPolicy
-	policy != null
-	not policy in {"", "Always"}
-	msg := sprintf("restartPolicy %s is not supported in a daemonset: only \"Always\" (the default); remove it", [_show(policy)])
-}
-
-report contains result.fail(k8s.pod_path(pod, ["activeDeadlineSeconds"]), msg) if {
-	input.kind == "DaemonSet"
-	some pod in k8s.pods
-	pod.daemonset
-	seconds := pod.spec.activeDeadlineSeconds
-	seconds != null
-	msg := sprintf("activeDeadlineSeconds %s in daemonset is not supported: daemon pods run until the daemonset or the node goes away; remove it", [_show(seconds)])
-}
-
-# --- helpers --------------------------------------------------------------------
+# --- helpers ------------------------------------------------------------------
 
 _object(x) := x if is_object(x)
 
