@@ -146,9 +146,9 @@ _host_network_ports(spec) := {[i, j, p, p.containerPort] |
 	object.get(p, "hostPort", 0) == 0
 	is_number(p.containerPort)
 	p.containerPort > 0
-} if spec.hostNetwork == true
-
-else := set()
+} if {
+	spec.hostNetwork == true
+} else := set()
 
 # _image(spec, i) is the image of container i, which binds the port.
 _image(spec, i) := img if {
@@ -200,19 +200,21 @@ _label_aliases := {
 }
 
 # With a node inventory, the nodes the pod can land on; null without.
+default _eligible(_) := null
+
 _eligible(pod) := placement.pod_eligible_nodes(pod) if placement.has_inventory
 
-else := null
-
 # _namespace is the object's namespace, "" when it has none.
+default _namespace := ""
+
 _namespace := ns if {
 	ns := input.metadata.namespace
 	is_string(ns)
-} else := ""
+}
+
+default _namespace_note := ""
 
 _namespace_note := sprintf(" in namespace %q", [_namespace]) if _namespace != ""
-
-else := ""
 
 # aggregate: a host port that another workload of the run also takes on the
 # same nodes, when at least one of the two is a DaemonSet. Two facts collide
@@ -244,20 +246,12 @@ aggregate contains {"fact": a.id, "message": msg} if {
 	])
 }
 
-_run_groups := input.groups["hostport-conflict"]
-
-# The groups with facts that can meet.
-_meeting := {key: group |
-	some key, group in _run_groups
-	count(group) > 1
-}
-
 # With a node inventory, two workloads collide where the nodes their pods
 # can land on overlap. Few workloads take host ports, so each fact is
 # compared with the others of its group (same port and protocol).
 aggregate contains {"fact": a.id, "message": msg} if {
 	_placed
-	some _, group in _meeting
+	some group in _meeting
 	some a in group
 	others := _others([_entry(b) |
 		some b in group
@@ -273,8 +267,16 @@ aggregate contains {"fact": a.id, "message": msg} if {
 	])
 }
 
+_run_groups := input.groups["hostport-conflict"]
+
+# The groups with facts that can meet.
+_meeting[key] := group if {
+	some key, group in _run_groups
+	count(group) > 1
+}
+
 _placed if {
-	some _, group in _run_groups
+	some group in _run_groups
 	some f in group
 	f.eligible != null
 }
@@ -339,7 +341,7 @@ _ips[[key, f.nodes]] contains f.hostIP if {
 
 # _views[[group, nodes, daemonset, hostIP]] lists the workloads that a fact
 # with these values collides with, its own included, as _others does.
-_views := {sig: _view(sig) |
+_views[sig] := _view(sig) if {
 	some key, group in _meeting
 	some f in group
 	sig := [key, f.nodes, f.daemonset, f.hostIP]
@@ -363,11 +365,10 @@ _entry(f) := [f.label, f.workload, object.get(f, "file", ""), object.get(f, "lin
 # renderings). Entries are grouped by namespace and name, then by namespace
 # and image (_same_workload), each by sorting, so that a long list costs no
 # pairwise comparison.
-_others(entries) := sort([e |
+_others(entries) := sort([x[1] |
 	some i, x in by_image
 	_first_key(by_image, i)
-	e := x[1]
-	not _named_with_namespace(e[1], namespaced)
+	not _named_with_namespace(x[1][1], namespaced)
 ]) if {
 	namespaced := {[w[0], w[2]] | some [_, w, _, _] in entries; w[1] != ""}
 	by_name := sort([[[e[1][1], e[1][2]], e] | some e in entries])
@@ -455,7 +456,7 @@ _by_image[[key, f.workload[3]]] contains f.id if {
 	f.workload[3] != ""
 }
 
-_facts := {f.id: f |
+_facts[f.id] := f if {
 	some group in _meeting
 	some f in group
 }

@@ -65,8 +65,8 @@ test_no_fact_without_host_port if {
 # _groups builds aggregate's input from objects, as the engine does (the
 # tests give each object one port, so the object index is the fact id),
 # each object written in its own file, <index>.yaml, its port on line 20.
-_groups(objs) := {"hostport-conflict": {g: [f | some f in all; f.group == g] | some f in all; g := f.group}} if {
-	all := [f |
+_groups(objs) := {"hostport-conflict": {f.group: [g | some g in recorded; g.group == f.group] | some f in recorded}} if {
+	recorded := [f |
 		some i, obj in objs
 		fs := rule.facts with input as obj
 		some f0 in fs
@@ -200,13 +200,13 @@ test_a_workload_with_two_facts if {
 		{"name": "a", "image": "i", "ports": [{"containerPort": 1, "hostPort": 80}]},
 		{"name": "b", "image": "i", "ports": [{"containerPort": 2, "hostPort": 80}]},
 	]}
-	all := [object.union(f, {"id": i, "object": o, "file": sprintf("%s.yaml", [o]), "line": 20 - i}) |
+	recorded := [object.union(f, {"id": i, "object": o, "file": sprintf("%s.yaml", [o]), "line": 20 - i}) |
 		some [obj, o, i0] in [[_ds("a", two), "o0", 0], [_deploy("web", _port({"containerPort": 3, "hostPort": 80})), "o1", 10]]
 		fs := rule.facts with input as obj
 		some k, f in [g | some g in fs]
 		i := i0 + k
 	]
-	found := rule.aggregate with input as {"groups": {"hostport-conflict": {"80/TCP": all}}}
+	found := rule.aggregate with input as {"groups": {"hostport-conflict": {"80/TCP": recorded}}}
 	web := "deployment \"web\" in namespace \"ops\" (o1.yaml:10)"
 	found == {
 		_hit(0, "80/TCP", "daemonset \"a\" in namespace \"ops\"", web, _ds_msg),
