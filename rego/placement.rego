@@ -119,9 +119,9 @@ pod_given(pod) := object.union(
 	p := _placed(pod)
 }
 
-_given_reasons(p) := {"blocking_reasons": _reasons(_blocks(p))} if _eligible(p) == 0
-
-else := {}
+_given_reasons(p) := {"blocking_reasons": _reasons(_blocks(p))} if {
+	_eligible(p) == 0
+} else := {}
 
 _given_selected(p) := {"selected_pools": sort(_selected_pools(p))} if {
 	not _may_treat_nodes_apart(p)
@@ -365,9 +365,9 @@ _groups(p, pool) := [[[j], _verdict(p, pool.nodes[j])] | some j in numbers.range
 	named := {j | some name in _mentioned_names(p); j := pool.names[name]}
 }
 
-_without(js, named) := js if count(named) == 0
-
-else := [j | some j in js; not j in named]
+_without(js, named) := js if {
+	count(named) == 0
+} else := [j | some j in js; not j in named]
 
 _group_values(p, pool, key) := object.keys(pool.by_label[key]) if {
 	some req in _requirements(p)
@@ -415,9 +415,9 @@ _verdict(p, node) := {"reason": "node-name", "detail": sprintf("the pod names no
 # The name of the node only matters to matchFields: without them, nodes with
 # the same labels share one judgement (OPA caches function results by
 # argument, within the evaluation of one workload).
-_name_if_read(p, node) := nodeaffinity.node_name(node) if p.match_fields
-
-else := ""
+_name_if_read(p, node) := nodeaffinity.node_name(node) if {
+	p.match_fields
+} else := ""
 
 _label_verdict(p, labels, name) := {"reason": "node-selector", "detail": _selector_detail(p.pod_spec, node)} if {
 	node := {"metadata": {"name": name, "labels": labels}}
@@ -587,14 +587,14 @@ _fitting_nodes(v) := {j | some [js, n] in v.groups; n.fits; some j in js} | _oth
 _others_fitting_nodes(v) := {j |
 	some j in numbers.range(0, count(pools[v.pool].nodes) - 1)
 	not j in {k | some [js, _] in v.groups; some k in js}
-} if v.others.fits
-
-else := set()
+} if {
+	v.others.fits
+} else := set()
 
 _selected_pools(p) := {i |
 	some ls, v in _label_verdicts(p)
 	v.fits
-	some _, is in data.dslint.inventory.pools_by_sets[ls]
+	some is in data.dslint.inventory.pools_by_sets[ls]
 	some i in is
 }
 
@@ -627,11 +627,7 @@ _reasons(blocks) := [r |
 	some [_, reason] in sort({[0 - n, reason] | some reason, n in by_reason})
 	r := {"reason": reason, "nodes": by_reason[reason], "text": _reason_text(blocks, reason, by_reason[reason])}
 ] if {
-	by_reason := {reason: n |
-		some b in blocks
-		reason := b.reason
-		n := sum([c.nodes | some c in blocks; c.reason == reason])
-	}
+	by_reason := {b.reason: sum([c.nodes | some c in blocks; c.reason == b.reason]) | some b in blocks}
 }
 
 # _reason_text is "<requirement> blocks N nodes (pools)", with the

@@ -233,9 +233,9 @@ _values := object.union(
 	_selected,
 )
 
-_selected := {"selected_pools": placement.selected_pools} if {
-	placement.selected_pools
-} else := {}
+default _selected := {}
+
+_selected := {"selected_pools": placement.selected_pools} if placement.selected_pools
 
 # What dslint hands back is what the pod functions read: nothing is worked
 # out again.

@@ -58,10 +58,10 @@ requirement_valid(req) if {
 	is_object(req)
 	labels.valid_key(req.key)
 	vs := values(req)
+	_count_fits(req.operator, vs)
 	every v in vs {
 		labels.valid_value(v)
 	}
-	_count_fits(req.operator, vs)
 }
 
 _count_fits(op, vs) if {
@@ -136,7 +136,7 @@ term_valid(term) if {
 label_constraints(spec, term) := {key: cs |
 	selector := _selector(spec)
 	exprs := requirements(term, "matchExpressions")
-	keys := {k | some k, _ in selector} | {r.key | some r in exprs}
+	keys := object.keys(selector) | {r.key | some r in exprs}
 	some key in keys
 	cs := array.concat(
 		[c | v := selector[key]; c := {"op": "In", "values": [v], "origin": {"in": "nodeSelector"}}],
@@ -241,10 +241,10 @@ _free_integer(lo, hi, excluded) if {
 # nodeName, the nodeSelector and this required term together.
 term_satisfiable(spec, term) if {
 	term_valid(term)
+	satisfiable_constraints(field_constraints(spec, term))
 	every _, cs in label_constraints(spec, term) {
 		satisfiable_constraints(cs)
 	}
-	satisfiable_constraints(field_constraints(spec, term))
 }
 
 # satisfiable(spec) is true when some node could meet all node constraints of
@@ -415,7 +415,7 @@ plain_node_constraints(spec) if {
 # DoesNotExist), and term_satisfiable holds for it.
 plainly_satisfiable_terms(spec) := {i |
 	plain_node_constraints(spec)
-	selector_keys := {k | some k, _ in spec.nodeSelector}
+	selector_keys := object.keys(nodes.node_selector(spec))
 	some i, term in spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
 	exprs := term.matchExpressions
 	keys := {r.key | some r in exprs}

@@ -1,5 +1,7 @@
 # Whether some node could meet a pod's node constraints, decided symbolically.
-package dslint.lib.satisfiability
+package dslint.lib.satisfiability_test
+
+import data.dslint.lib.satisfiability as sat
 
 _c(op, vs) := {"op": op, "values": vs, "origin": {"in": "matchExpressions", "index": 0}}
 
@@ -27,190 +29,193 @@ _spec(selector, terms) := {
 # --- one label: In, NotIn, Exists, DoesNotExist ---------------------------------------
 
 test_no_constraint_is_satisfiable if {
-	satisfiable_constraints([])
+	sat.satisfiable_constraints([])
 }
 
 test_single_constraints_are_satisfiable if {
-	satisfiable_constraints([_in(["a"])])
-	satisfiable_constraints([_notin(["a"])])
-	satisfiable_constraints([_exists])
-	satisfiable_constraints([_absent])
+	sat.satisfiable_constraints([_in(["a"])])
+	sat.satisfiable_constraints([_notin(["a"])])
+	sat.satisfiable_constraints([_exists])
+	sat.satisfiable_constraints([_absent])
 }
 
 test_in_with_notin_of_the_same_value if {
-	not satisfiable_constraints([_in(["a"]), _notin(["a"])])
+	not sat.satisfiable_constraints([_in(["a"]), _notin(["a"])])
 }
 
 test_in_with_notin_of_part_of_the_values if {
-	satisfiable_constraints([_in(["a", "b"]), _notin(["a"])])
-	not satisfiable_constraints([_in(["a", "b"]), _notin(["a"]), _notin(["b"])])
-	not satisfiable_constraints([_in(["a", "b"]), _notin(["b", "a", "c"])])
+	sat.satisfiable_constraints([_in(["a", "b"]), _notin(["a"])])
+	not sat.satisfiable_constraints([_in(["a", "b"]), _notin(["a"]), _notin(["b"])])
+	not sat.satisfiable_constraints([_in(["a", "b"]), _notin(["b", "a", "c"])])
 }
 
 test_disjoint_in_sets if {
-	not satisfiable_constraints([_in(["a"]), _in(["b"])])
-	not satisfiable_constraints([_in(["a", "b"]), _in(["c", "d"])])
+	not sat.satisfiable_constraints([_in(["a"]), _in(["b"])])
+	not sat.satisfiable_constraints([_in(["a", "b"]), _in(["c", "d"])])
 }
 
 test_overlapping_in_sets if {
-	satisfiable_constraints([_in(["a", "b"]), _in(["b", "c"])])
-	not satisfiable_constraints([_in(["a", "b"]), _in(["b", "c"]), _notin(["b"])])
+	sat.satisfiable_constraints([_in(["a", "b"]), _in(["b", "c"])])
+	not sat.satisfiable_constraints([_in(["a", "b"]), _in(["b", "c"]), _notin(["b"])])
 }
 
 test_exists_with_does_not_exist if {
-	not satisfiable_constraints([_exists, _absent])
+	not sat.satisfiable_constraints([_exists, _absent])
 }
 
 test_in_with_does_not_exist if {
-	not satisfiable_constraints([_in(["a"]), _absent])
+	not sat.satisfiable_constraints([_in(["a"]), _absent])
 }
 
 # A missing label meets NotIn and DoesNotExist together.
 test_notin_with_does_not_exist if {
-	satisfiable_constraints([_notin(["a"]), _absent])
+	sat.satisfiable_constraints([_notin(["a"]), _absent])
 }
 
 test_exists_with_notin if {
-	satisfiable_constraints([_exists, _notin(["a", "b"])])
+	sat.satisfiable_constraints([_exists, _notin(["a", "b"])])
 }
 
 # Values compare exactly and case-sensitively.
 test_values_are_case_sensitive if {
-	not satisfiable_constraints([_in(["GPU"]), _in(["gpu"])])
-	satisfiable_constraints([_in(["GPU"]), _notin(["gpu"])])
+	not sat.satisfiable_constraints([_in(["GPU"]), _in(["gpu"])])
+	sat.satisfiable_constraints([_in(["GPU"]), _notin(["gpu"])])
 }
 
 # The empty label value is a value like any other.
 test_empty_value if {
-	satisfiable_constraints([_in([""]), _exists])
-	not satisfiable_constraints([_in([""]), _notin([""])])
+	sat.satisfiable_constraints([_in([""]), _exists])
+	not sat.satisfiable_constraints([_in([""]), _notin([""])])
 }
 
 # --- one label: Gt and Lt ------------------------------------------------------------------
 
 test_gt_and_lt_with_no_integer_between if {
-	not satisfiable_constraints([_gt("5"), _lt("6")])
-	not satisfiable_constraints([_gt("5"), _lt("5")])
-	not satisfiable_constraints([_gt("9"), _lt("3")])
+	not sat.satisfiable_constraints([_gt("5"), _lt("6")])
+	not sat.satisfiable_constraints([_gt("5"), _lt("5")])
+	not sat.satisfiable_constraints([_gt("9"), _lt("3")])
 }
 
 test_gt_and_lt_with_an_integer_between if {
-	satisfiable_constraints([_gt("5"), _lt("7")])
-	satisfiable_constraints([_gt("0"), _lt("2")])
+	sat.satisfiable_constraints([_gt("5"), _lt("7")])
+	sat.satisfiable_constraints([_gt("0"), _lt("2")])
 }
 
 # Label values cannot be negative, and Lt is strict.
 test_lt_zero_is_unsatisfiable if {
-	not satisfiable_constraints([_lt("0")])
-	satisfiable_constraints([_lt("1")])
+	not sat.satisfiable_constraints([_lt("0")])
+	sat.satisfiable_constraints([_lt("1")])
 }
 
 test_gt_the_largest_int64_is_unsatisfiable if {
-	not satisfiable_constraints([_gt("9223372036854775807")])
-	satisfiable_constraints([_gt("9223372036854775806")])
+	not sat.satisfiable_constraints([_gt("9223372036854775807")])
+	sat.satisfiable_constraints([_gt("9223372036854775806")])
 }
 
 test_bounds_with_leading_zeros if {
-	not satisfiable_constraints([_gt("05"), _lt("006")])
-	satisfiable_constraints([_gt("05"), _lt("007")])
+	not sat.satisfiable_constraints([_gt("05"), _lt("006")])
+	sat.satisfiable_constraints([_gt("05"), _lt("007")])
 }
 
 test_gt_with_does_not_exist if {
-	not satisfiable_constraints([_gt("1"), _absent])
+	not sat.satisfiable_constraints([_gt("1"), _absent])
 }
 
 test_gt_with_exists if {
-	satisfiable_constraints([_gt("1"), _exists])
+	sat.satisfiable_constraints([_gt("1"), _exists])
 }
 
 test_in_with_gt if {
-	satisfiable_constraints([_in(["7"]), _gt("5")])
-	not satisfiable_constraints([_in(["5"]), _gt("5")])
-	not satisfiable_constraints([_in(["a100"]), _gt("5")])
-	satisfiable_constraints([_in(["a100", "8"]), _gt("5"), _lt("9")])
+	sat.satisfiable_constraints([_in(["7"]), _gt("5")])
+	not sat.satisfiable_constraints([_in(["5"]), _gt("5")])
+	not sat.satisfiable_constraints([_in(["a100"]), _gt("5")])
+	sat.satisfiable_constraints([_in(["a100", "8"]), _gt("5"), _lt("9")])
 }
 
 # ParseInt reads leading zeros: the label "007" is 7.
 test_in_with_leading_zeros_and_gt if {
-	satisfiable_constraints([_in(["007"]), _gt("6")])
-	not satisfiable_constraints([_in(["007"]), _gt("7")])
+	sat.satisfiable_constraints([_in(["007"]), _gt("6")])
+	not sat.satisfiable_constraints([_in(["007"]), _gt("7")])
 }
 
 # NotIn lists strings: excluding "6" still leaves the label "06".
 test_notin_does_not_exclude_other_forms_of_an_integer if {
-	satisfiable_constraints([_gt("5"), _lt("7"), _notin(["6"])])
-	satisfiable_constraints([_gt("5"), _lt("8"), _notin(["6", "7"])])
+	sat.satisfiable_constraints([_gt("5"), _lt("7"), _notin(["6"])])
+	sat.satisfiable_constraints([_gt("5"), _lt("8"), _notin(["6", "7"])])
 }
+
+# 63 zeros: the label forms of an integer are a prefix of these and it.
+_zeros := "000000000000000000000000000000000000000000000000000000000000000"
 
 test_notin_listing_every_form_of_the_only_integer if {
 	forms := [f | some pad in numbers.range(0, 62); f := concat("", [substring(_zeros, 0, pad), "6"])]
 	count(forms) == 63
-	not satisfiable_constraints([_gt("5"), _lt("7"), _notin(forms)])
-	satisfiable_constraints([_gt("5"), _lt("7"), _notin(array.slice(forms, 0, 62))])
+	not sat.satisfiable_constraints([_gt("5"), _lt("7"), _notin(forms)])
+	sat.satisfiable_constraints([_gt("5"), _lt("7"), _notin(array.slice(forms, 0, 62))])
 }
 
 # --- parsing ----------------------------------------------------------------------------
 
 test_valid_requirements if {
-	requirement_valid(_req("pool", "In", ["a", "b"]))
-	requirement_valid(_req("example.com/pool", "NotIn", ["a"]))
-	requirement_valid({"key": "pool", "operator": "Exists"})
-	requirement_valid({"key": "pool", "operator": "DoesNotExist", "values": null})
-	requirement_valid({"key": "pool", "operator": "DoesNotExist", "values": []})
-	requirement_valid(_req("cores", "Gt", ["8"]))
-	requirement_valid(_req("cores", "Lt", ["08"]))
+	sat.requirement_valid(_req("pool", "In", ["a", "b"]))
+	sat.requirement_valid(_req("example.com/pool", "NotIn", ["a"]))
+	sat.requirement_valid({"key": "pool", "operator": "Exists"})
+	sat.requirement_valid({"key": "pool", "operator": "DoesNotExist", "values": null})
+	sat.requirement_valid({"key": "pool", "operator": "DoesNotExist", "values": []})
+	sat.requirement_valid(_req("cores", "Gt", ["8"]))
+	sat.requirement_valid(_req("cores", "Lt", ["08"]))
 }
 
 test_invalid_requirements if {
-	not requirement_valid(_req("pool", "In", []))
-	not requirement_valid({"key": "pool", "operator": "NotIn"})
-	not requirement_valid(_req("pool", "Exists", ["a"]))
-	not requirement_valid(_req("pool", "DoesNotExist", ["a"]))
-	not requirement_valid(_req("cores", "Gt", ["abc"]))
-	not requirement_valid(_req("cores", "Gt", ["1", "2"]))
-	not requirement_valid(_req("cores", "Lt", []))
-	not requirement_valid(_req("cores", "Lt", ["-1"]))
-	not requirement_valid(_req("pool", "in", ["a"]))
-	not requirement_valid(_req("pool", "Equals", ["a"]))
-	not requirement_valid({"key": "pool", "values": ["a"]})
-	not requirement_valid(_req("-pool", "In", ["a"]))
-	not requirement_valid(_req("pool", "In", ["has space"]))
-	not requirement_valid(_req("pool", "In", [true]))
-	not requirement_valid({"key": "pool", "operator": "In", "values": "a"})
-	not requirement_valid("pool In a")
+	not sat.requirement_valid(_req("pool", "In", []))
+	not sat.requirement_valid({"key": "pool", "operator": "NotIn"})
+	not sat.requirement_valid(_req("pool", "Exists", ["a"]))
+	not sat.requirement_valid(_req("pool", "DoesNotExist", ["a"]))
+	not sat.requirement_valid(_req("cores", "Gt", ["abc"]))
+	not sat.requirement_valid(_req("cores", "Gt", ["1", "2"]))
+	not sat.requirement_valid(_req("cores", "Lt", []))
+	not sat.requirement_valid(_req("cores", "Lt", ["-1"]))
+	not sat.requirement_valid(_req("pool", "in", ["a"]))
+	not sat.requirement_valid(_req("pool", "Equals", ["a"]))
+	not sat.requirement_valid({"key": "pool", "values": ["a"]})
+	not sat.requirement_valid(_req("-pool", "In", ["a"]))
+	not sat.requirement_valid(_req("pool", "In", ["has space"]))
+	not sat.requirement_valid(_req("pool", "In", [true]))
+	not sat.requirement_valid({"key": "pool", "operator": "In", "values": "a"})
+	not sat.requirement_valid("pool In a")
 }
 
 test_field_requirements if {
-	field_requirement_valid(_req("metadata.name", "In", ["node-1"]))
-	field_requirement_valid(_req("metadata.name", "NotIn", ["node-1.example.com"]))
-	not field_requirement_valid(_req("metadata.name", "In", ["node-1", "node-2"]))
-	not field_requirement_valid(_req("metadata.name", "Exists", []))
-	not field_requirement_valid(_req("metadata.labels", "In", ["a"]))
-	not field_requirement_valid(_req("metadata.name", "In", ["Node_1"]))
+	sat.field_requirement_valid(_req("metadata.name", "In", ["node-1"]))
+	sat.field_requirement_valid(_req("metadata.name", "NotIn", ["node-1.example.com"]))
+	not sat.field_requirement_valid(_req("metadata.name", "In", ["node-1", "node-2"]))
+	not sat.field_requirement_valid(_req("metadata.name", "Exists", []))
+	not sat.field_requirement_valid(_req("metadata.labels", "In", ["a"]))
+	not sat.field_requirement_valid(_req("metadata.name", "In", ["Node_1"]))
 }
 
 test_empty_terms if {
-	term_empty(null)
-	term_empty({})
-	term_empty({"matchExpressions": [], "matchFields": null})
-	not term_empty(_term([_req("pool", "In", ["a"])]))
-	not term_empty({"matchFields": [_req("metadata.name", "In", ["n"])]})
-	not term_valid({})
-	not term_valid(null)
+	sat.term_empty(null)
+	sat.term_empty({})
+	sat.term_empty({"matchExpressions": [], "matchFields": null})
+	not sat.term_empty(_term([_req("pool", "In", ["a"])]))
+	not sat.term_empty({"matchFields": [_req("metadata.name", "In", ["n"])]})
+	not sat.term_valid({})
+	not sat.term_valid(null)
 }
 
 test_term_with_one_invalid_requirement_is_invalid if {
-	term_valid(_term([_req("pool", "In", ["a"])]))
-	not term_valid(_term([_req("pool", "In", ["a"]), _req("cores", "Gt", ["many"])]))
-	not term_valid({"matchExpressions": [_req("pool", "In", ["a"])], "matchFields": [_req("metadata.name", "In", [])]})
-	not term_valid({"matchExpressions": {"key": "pool"}})
+	sat.term_valid(_term([_req("pool", "In", ["a"])]))
+	not sat.term_valid(_term([_req("pool", "In", ["a"]), _req("cores", "Gt", ["many"])]))
+	not sat.term_valid({"matchExpressions": [_req("pool", "In", ["a"])], "matchFields": [_req("metadata.name", "In", [])]})
+	not sat.term_valid({"matchExpressions": {"key": "pool"}})
 }
 
 # --- pod specs ------------------------------------------------------------------------------
 
 test_no_constraints_are_satisfiable if {
-	satisfiable({})
-	satisfiable({"nodeSelector": {"pool": "gpu"}})
+	sat.satisfiable({})
+	sat.satisfiable({"nodeSelector": {"pool": "gpu"}})
 }
 
 test_node_selector_contradicting_every_term if {
@@ -218,64 +223,64 @@ test_node_selector_contradicting_every_term if {
 		_term([_req("pool", "In", ["cpu"])]),
 		_term([{"key": "pool", "operator": "DoesNotExist"}]),
 	])
-	not satisfiable(spec)
-	not term_satisfiable(spec, spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0])
+	not sat.satisfiable(spec)
+	not sat.term_satisfiable(spec, spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0])
 }
 
 test_node_selector_agreeing_with_one_term if {
-	satisfiable(_spec({"pool": "gpu"}, [
+	sat.satisfiable(_spec({"pool": "gpu"}, [
 		_term([_req("pool", "In", ["cpu"])]),
 		_term([_req("pool", "In", ["cpu", "gpu"])]),
 	]))
 }
 
 test_every_term_contradicting_itself if {
-	not satisfiable(_spec({}, [
+	not sat.satisfiable(_spec({}, [
 		_term([_req("pool", "In", ["a"]), _req("pool", "NotIn", ["a"])]),
 		_term([{"key": "gpu", "operator": "Exists"}, {"key": "gpu", "operator": "DoesNotExist"}]),
 	]))
 }
 
 test_terms_on_different_keys_do_not_conflict if {
-	satisfiable(_spec({"pool": "gpu"}, [_term([_req("zone", "NotIn", ["a"]), _req("cores", "Gt", ["4"])])]))
+	sat.satisfiable(_spec({"pool": "gpu"}, [_term([_req("zone", "NotIn", ["a"]), _req("cores", "Gt", ["4"])])]))
 }
 
 test_invalid_and_empty_terms_match_nothing if {
-	not satisfiable(_spec({}, [{}, _term([_req("cores", "Gt", ["abc"])])]))
-	satisfiable(_spec({}, [{}, _term([_req("pool", "In", ["a"])])]))
+	not sat.satisfiable(_spec({}, [{}, _term([_req("cores", "Gt", ["abc"])])]))
+	sat.satisfiable(_spec({}, [{}, _term([_req("pool", "In", ["a"])])]))
 }
 
 test_empty_term_list_matches_nothing if {
-	not satisfiable(_spec({}, []))
+	not sat.satisfiable(_spec({}, []))
 }
 
 test_invalid_node_selector_entries_are_left_out if {
-	satisfiable(_spec({"pool": "has space", "-bad": "x"}, [_term([_req("pool", "In", ["a"])])]))
+	sat.satisfiable(_spec({"pool": "has space", "-bad": "x"}, [_term([_req("pool", "In", ["a"])])]))
 }
 
 test_node_name_excluded_by_match_fields if {
-	not satisfiable(object.union(_spec({}, [{"matchFields": [_req("metadata.name", "In", ["node-2"])]}]), {"nodeName": "node-1"}))
-	not satisfiable(object.union(_spec({}, [{"matchFields": [_req("metadata.name", "NotIn", ["node-1"])]}]), {"nodeName": "node-1"}))
-	satisfiable(object.union(_spec({}, [{"matchFields": [_req("metadata.name", "In", ["node-1"])]}]), {"nodeName": "node-1"}))
-	satisfiable(object.union(_spec({}, [{"matchFields": [_req("metadata.name", "NotIn", ["node-2"])]}]), {"nodeName": "node-1"}))
+	not sat.satisfiable(object.union(_spec({}, [{"matchFields": [_req("metadata.name", "In", ["node-2"])]}]), {"nodeName": "node-1"}))
+	not sat.satisfiable(object.union(_spec({}, [{"matchFields": [_req("metadata.name", "NotIn", ["node-1"])]}]), {"nodeName": "node-1"}))
+	sat.satisfiable(object.union(_spec({}, [{"matchFields": [_req("metadata.name", "In", ["node-1"])]}]), {"nodeName": "node-1"}))
+	sat.satisfiable(object.union(_spec({}, [{"matchFields": [_req("metadata.name", "NotIn", ["node-2"])]}]), {"nodeName": "node-1"}))
 }
 
 test_match_fields_conflicting_with_each_other if {
-	not satisfiable(_spec({}, [{"matchFields": [_req("metadata.name", "In", ["a"]), _req("metadata.name", "In", ["b"])]}]))
-	satisfiable(_spec({}, [{"matchFields": [_req("metadata.name", "NotIn", ["a"]), _req("metadata.name", "NotIn", ["b"])]}]))
+	not sat.satisfiable(_spec({}, [{"matchFields": [_req("metadata.name", "In", ["a"]), _req("metadata.name", "In", ["b"])]}]))
+	sat.satisfiable(_spec({}, [{"matchFields": [_req("metadata.name", "NotIn", ["a"]), _req("metadata.name", "NotIn", ["b"])]}]))
 }
 
 # --- explaining -----------------------------------------------------------------------------
 
 test_first_failure_is_the_completing_constraint if {
-	first_failure([_in(["a", "b"]), _exists, _notin(["a"]), _notin(["b"]), _notin(["c"])]) == 3
-	first_failure([_lt("0")]) == 0
+	sat.first_failure([_in(["a", "b"]), _exists, _notin(["a"]), _notin(["b"]), _notin(["c"])]) == 3
+	sat.first_failure([_lt("0")]) == 0
 }
 
 test_conflict_of_a_term_with_the_node_selector if {
 	spec := _spec({"pool": "gpu", "zone": "a"}, [])
 	term := _term([_req("zone", "In", ["a"]), _req("pool", "In", ["cpu"])])
-	conflicts(spec, term) == {{
+	sat.conflicts(spec, term) == {{
 		"key": "pool",
 		"at": {"in": "matchExpressions", "index": 1},
 		"constraints": [
@@ -292,9 +297,9 @@ test_first_conflict_picks_the_earliest_requirement if {
 		_req("a", "NotIn", ["x"]),
 		_req("b", "NotIn", ["x"]),
 	])
-	count(conflicts({}, term)) == 2
-	first_conflict({}, term).key == "a"
-	first_conflict({}, term).at == {"in": "matchExpressions", "index": 2}
+	count(sat.conflicts({}, term)) == 2
+	sat.first_conflict({}, term).key == "a"
+	sat.first_conflict({}, term).at == {"in": "matchExpressions", "index": 2}
 }
 
 test_match_expressions_come_before_match_fields if {
@@ -303,42 +308,42 @@ test_match_expressions_come_before_match_fields if {
 		"matchFields": [_req("metadata.name", "In", ["node-2"])],
 		"matchExpressions": [_req("a", "In", ["x"]), _req("a", "In", ["y"])],
 	}
-	count(conflicts(spec, term)) == 2
-	first_conflict(spec, term).at == {"in": "matchExpressions", "index": 1}
+	count(sat.conflicts(spec, term)) == 2
+	sat.first_conflict(spec, term).at == {"in": "matchExpressions", "index": 1}
 }
 
 test_node_name_conflict if {
-	c := first_conflict({"nodeName": "node-1"}, {"matchFields": [_req("metadata.name", "NotIn", ["node-1"])]})
+	c := sat.first_conflict({"nodeName": "node-1"}, {"matchFields": [_req("metadata.name", "NotIn", ["node-1"])]})
 	c.key == "metadata.name"
 	c.at == {"in": "matchFields", "index": 0}
-	describe(c.key, c.constraints[0]) == "nodeName \"node-1\""
-	describe(c.key, c.constraints[1]) == "metadata.name NotIn [\"node-1\"]"
+	sat.describe(c.key, c.constraints[0]) == "nodeName \"node-1\""
+	sat.describe(c.key, c.constraints[1]) == "metadata.name NotIn [\"node-1\"]"
 }
 
 test_no_conflicts_for_invalid_or_satisfiable_terms if {
-	conflicts({}, _term([_req("a", "In", [])])) == set()
-	conflicts({}, _term([_req("a", "In", ["x"])])) == set()
-	conflicts({}, {}) == set()
+	sat.conflicts({}, _term([_req("a", "In", [])])) == set()
+	sat.conflicts({}, _term([_req("a", "In", ["x"])])) == set()
+	sat.conflicts({}, {}) == set()
 }
 
 test_describe if {
-	describe("pool", {"op": "In", "values": ["gpu"], "origin": {"in": "nodeSelector"}}) == "nodeSelector pool=\"gpu\""
-	describe("pool", _in(["a", "b"])) == "pool In [\"a\", \"b\"]"
-	describe("pool", _absent) == "pool DoesNotExist"
-	describe("cores", _gt("8")) == "cores Gt \"8\""
+	sat.describe("pool", {"op": "In", "values": ["gpu"], "origin": {"in": "nodeSelector"}}) == "nodeSelector pool=\"gpu\""
+	sat.describe("pool", _in(["a", "b"])) == "pool In [\"a\", \"b\"]"
+	sat.describe("pool", _absent) == "pool DoesNotExist"
+	sat.describe("cores", _gt("8")) == "cores Gt \"8\""
 }
 
 # --- selected labels --------------------------------------------------------------------------
 
 test_never_selects_with_node_selector if {
-	never_selects({"nodeSelector": {"dedicated": "ingress"}}, "dedicated", "gpu")
-	not never_selects({"nodeSelector": {"dedicated": "gpu"}}, "dedicated", "gpu")
-	not never_selects({"nodeSelector": {"other": "x"}}, "dedicated", "gpu")
-	not never_selects({}, "dedicated", "gpu")
+	sat.never_selects({"nodeSelector": {"dedicated": "ingress"}}, "dedicated", "gpu")
+	not sat.never_selects({"nodeSelector": {"dedicated": "gpu"}}, "dedicated", "gpu")
+	not sat.never_selects({"nodeSelector": {"other": "x"}}, "dedicated", "gpu")
+	not sat.never_selects({}, "dedicated", "gpu")
 }
 
 test_never_selects_needs_every_satisfiable_term if {
-	never_selects(
+	sat.never_selects(
 		_spec({}, [
 			_term([_req("dedicated", "In", ["ingress"])]),
 			_term([{"key": "dedicated", "operator": "DoesNotExist"}]),
@@ -346,7 +351,7 @@ test_never_selects_needs_every_satisfiable_term if {
 		]),
 		"dedicated", "gpu",
 	)
-	not never_selects(
+	not sat.never_selects(
 		_spec({}, [
 			_term([_req("dedicated", "In", ["ingress"])]),
 			_term([_req("zone", "In", ["a"])]),
@@ -355,31 +360,31 @@ test_never_selects_needs_every_satisfiable_term if {
 	)
 }
 
-# What surely selects key=value (_surely_selects, which spares the exact
-# check) is selected by the exact check too: some alternative admits it.
-test_surely_selects_agrees_with_the_exact_check if {
+# What never_selects clears without the exact check (a nodeSelector entry
+# or a plainly satisfiable term that requires the value) the exact check
+# clears too: some alternative admits the value.
+test_selected_values_agree_with_the_exact_check if {
+	sat.never_selects(_spec({"dedicated": "x"}, [_term([_req("zone", "In", ["a"])])]), "dedicated", "gpu")
 	every c in [
 		[{"nodeSelector": {"dedicated": "gpu"}}, "dedicated", "gpu"],
 		[_spec({}, [_term([_req("dedicated", "In", ["ingress", "gpu"])])]), "dedicated", "gpu"],
 		[_spec({"zone": "a"}, [_term([_req("dedicated", "In", ["gpu"]), {"key": "x", "operator": "Exists"}]), _term([_req("dedicated", "In", ["ingress"])])]), "dedicated", "gpu"],
 	] {
 		[spec, key, value] := c
-		_surely_selects(spec, key, value)
-		some alt in alternatives(spec)
-		satisfiable_constraints(array.concat(object.get(alt, key, []), [{"op": "In", "values": [value]}]))
+		not sat.never_selects(spec, key, value)
+		some alt in sat.alternatives(spec)
+		sat.satisfiable_constraints(array.concat(object.get(alt, key, []), [{"op": "In", "values": [value]}]))
 	}
-	not _surely_selects({"nodeSelector": {"Dedicated": "gpu"}}, "dedicated", "gpu")
-	not _surely_selects(_spec({"dedicated": "x"}, [_term([_req("dedicated", "In", ["gpu"])])]), "dedicated", "gpu")
 }
 
 # A pod no node can run is conflicting-node-constraints' business.
 test_never_selects_is_false_when_nothing_is_selectable if {
-	not never_selects(_spec({}, [_term([_req("dedicated", "In", ["a"]), _req("dedicated", "In", ["b"])])]), "dedicated", "gpu")
+	not sat.never_selects(_spec({}, [_term([_req("dedicated", "In", ["a"]), _req("dedicated", "In", ["b"])])]), "dedicated", "gpu")
 }
 
 test_alternatives if {
-	alternatives({"nodeSelector": {"a": "x"}}) == [{"a": [{"op": "In", "values": ["x"], "origin": {"in": "nodeSelector"}}]}]
-	count(alternatives(_spec({}, [{}, _term([_req("a", "In", ["x"])])]))) == 1
+	sat.alternatives({"nodeSelector": {"a": "x"}}) == [{"a": [{"op": "In", "values": ["x"], "origin": {"in": "nodeSelector"}}]}]
+	count(sat.alternatives(_spec({}, [{}, _term([_req("a", "In", ["x"])])]))) == 1
 }
 
 # --- the common case, cheaply ----------------------------------------------------------
@@ -471,17 +476,17 @@ _not_plain_specs := [
 
 test_plain_node_constraints if {
 	every spec in _plain_specs {
-		plain_node_constraints(spec)
+		sat.plain_node_constraints(spec)
 	}
 	every spec in _not_plain_specs {
-		not plain_node_constraints(spec)
+		not sat.plain_node_constraints(spec)
 	}
 }
 
 test_plain_node_constraints_are_valid if {
 	every spec in _plain_specs {
 		every term in data.dslint.lib.nodes.required_terms(spec) {
-			term_valid(term)
+			sat.term_valid(term)
 		}
 	}
 }
@@ -493,10 +498,10 @@ test_plainly_satisfiable_terms if {
 		_term([_req("pool", "In", ["x"])]),
 		_term([{"key": "c", "operator": "Exists"}, {"key": "d", "operator": "DoesNotExist"}]),
 	])
-	plainly_satisfiable_terms(spec) == {0, 2, 3}
-	plainly_satisfiable_terms(object.union(spec, {"nodeSelector": {"pool": "x"}})) == {0, 3}
-	plainly_satisfiable_terms(object.union(spec, {"nodeSelector": {"Pool": "x"}})) == set()
-	every i in plainly_satisfiable_terms(spec) {
-		term_satisfiable(spec, spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[i])
+	sat.plainly_satisfiable_terms(spec) == {0, 2, 3}
+	sat.plainly_satisfiable_terms(object.union(spec, {"nodeSelector": {"pool": "x"}})) == {0, 3}
+	sat.plainly_satisfiable_terms(object.union(spec, {"nodeSelector": {"Pool": "x"}})) == set()
+	every i in sat.plainly_satisfiable_terms(spec) {
+		sat.term_satisfiable(spec, spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[i])
 	}
 }
