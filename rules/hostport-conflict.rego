@@ -111,8 +111,30 @@ import data.dslint.lib.placement
 import data.dslint.lib.satisfiability
 
 # facts: one per host port of each pod of the workload in input, grouped
-# by port and protocol so that only candidates meet in aggregate.
-facts contains {
+# by port and protocol so that only candidates meet in aggregate (_fact).
+facts contains _fact(pod, i, j, p, p.hostPort) if {
+	some pod in k8s.pods
+	some i, c in pod.spec.containers
+	some j, p in c.ports
+	is_number(p.hostPort)
+	p.hostPort > 0
+}
+
+# With hostNetwork the API server defaults an unset (0) hostPort to the
+# containerPort.
+facts contains _fact(pod, i, j, p, p.containerPort) if {
+	some pod in k8s.pods
+	pod.spec.hostNetwork == true
+	some i, c in pod.spec.containers
+	some j, p in c.ports
+	object.get(p, "hostPort", 0) == 0
+	is_number(p.containerPort)
+	p.containerPort > 0
+}
+
+# _fact(pod, i, j, p, host_port) is the fact about host_port, bound by port
+# j (p) of container i of the pod.
+_fact(pod, i, j, p, host_port) := {
 	"group": sprintf("%d/%s", [host_port, protocol]),
 	"path": k8s.pod_path(pod, ["containers", i, "ports", j]),
 	"hostPort": host_port,
@@ -124,31 +146,8 @@ facts contains {
 	"workload": [input.kind, _namespace, k8s.name, _image(pod.spec, i)],
 	"eligible": _eligible(pod),
 } if {
-	some pod in k8s.pods
-	some [i, j, p, host_port] in _host_ports(pod.spec)
 	protocol := object.get(p, "protocol", "TCP")
 }
-
-# _host_ports(spec) holds [container index, port index, port, host port]
-# for each host port of the pod spec.
-_host_ports(spec) := {[i, j, p, p.hostPort] |
-	some i, c in spec.containers
-	some j, p in c.ports
-	is_number(p.hostPort)
-	p.hostPort > 0
-} | _host_network_ports(spec)
-
-# With hostNetwork the API server defaults an unset (0) hostPort to the
-# containerPort.
-_host_network_ports(spec) := {[i, j, p, p.containerPort] |
-	some i, c in spec.containers
-	some j, p in c.ports
-	object.get(p, "hostPort", 0) == 0
-	is_number(p.containerPort)
-	p.containerPort > 0
-} if {
-	spec.hostNetwork == true
-} else := set()
 
 # _image(spec, i) is the image of container i, which binds the port.
 _image(spec, i) := img if {
