@@ -137,7 +137,7 @@ _given(pod) := input.__dslint[i] if {
 # --- every pod of the object in input, for dslint ------------------------------------
 
 # keys lists where each pod of the workload in input is written
-# (k8s.pods' where) and its key: objects with equal keys place alike.
+# (k8s.where) and its key: objects with equal keys place alike.
 keys := [[k8s.where(pod), pod_key(pod)] | some pod in k8s.pods] if {
 	k8s.is_workload
 	has_inventory
