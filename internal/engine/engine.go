@@ -67,7 +67,7 @@ type Run struct {
 	placement  rego.PreparedEvalQuery // per workload: where its pods can land
 	placeKey   rego.PreparedEvalQuery // per workload: all placement reads of it
 	givenQ     rego.PreparedEvalQuery // per workload: what rules read of its placement
-	placed     sync.Map               // placement key -> Placement
+	placed     sync.Map               // placement key -> []Placement, one per pod template
 	givenByKey sync.Map               // placement key -> what rules read of its placement
 	nodeCheck  rego.PreparedEvalQuery // per inventory node: validation problems
 }
