@@ -96,9 +96,8 @@ report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["toler
 }
 
 # With a node inventory the question is exact: can the pods land on a node
-# that carries none of the dedicated taints they tolerate? (The placement
-# library places the pod of an object with one pod template; for an object
-# with several, placement.eligible_in is empty and the rule stays quiet.)
+# that carries none of the dedicated taints they tolerate? Each pod template
+# is placed on its own (placement.pod_eligible_in).
 report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["tolerations", i]), msg)) if {
 	placement.has_inventory
 	some pod in k8s.pods
@@ -108,11 +107,11 @@ report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["toler
 	not _steers_away(pod.spec, t.key)
 	not k8s.is_kubelet_plugin(pod.spec)
 	tolerated := _tolerated(pod)
-	bare := _bare_pools(tolerated)
+	bare := _bare_pools(pod, tolerated)
 	count(bare) > 0
-	_reaches(tolerated)
+	_reaches(pod, tolerated)
 	msg := sprintf("%s tolerates the dedicated taint %q but can land on %d nodes that carry none of the dedicated taints it tolerates (%s): its pods spill onto them; add a nodeSelector or required node affinity for the dedicated nodes", [
-		k8s.workload_label(pod), _describe(t), sum([placement.eligible_in[p] | some p in bare]), placement.pool_names(bare),
+		k8s.workload_label(pod), _describe(t), sum([placement.pod_eligible_in(pod)[p] | some p in bare]), placement.pool_names(bare),
 	])
 }
 
@@ -148,18 +147,18 @@ _tolerated(pod) := {k: taint |
 	not settings.is_system_taint(taint.key)
 }
 
-# _bare_pools(tolerated) are the pools the pods can land on that carry none
-# of the tolerated taints.
-_bare_pools(tolerated) := {p |
-	some p, _ in placement.eligible_in
+# _bare_pools(pod, tolerated) are the pools the pod can land on that carry
+# none of the tolerated taints.
+_bare_pools(pod, tolerated) := {p |
+	some p, _ in placement.pod_eligible_in(pod)
 	not _carries(p, tolerated)
 }
 
-# _reaches(tolerated) is true when the pods can also land on nodes with a
-# taint they tolerate: they spill over from the dedicated nodes. (Pods that
+# _reaches(pod, tolerated) is true when the pod can also land on nodes with
+# a taint it tolerates: it spills over from the dedicated nodes. (Pods that
 # can land on none of them are toleration-selector-mismatch's concern.)
-_reaches(tolerated) if {
-	some p, _ in placement.eligible_in
+_reaches(pod, tolerated) if {
+	some p, _ in placement.pod_eligible_in(pod)
 	_carries(p, tolerated)
 }
 

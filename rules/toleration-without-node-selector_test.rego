@@ -445,3 +445,21 @@ test_jobset_replicated_job if {
 		})}}}}]},
 	}
 }
+
+# Each pod template is placed on its own: the RayCluster's head is pinned to
+# the GPU pool, its worker group is not and spills.
+test_inventory_places_each_pod_template if {
+	ray := {
+		"apiVersion": "ray.io/v1",
+		"kind": "RayCluster",
+		"metadata": {"name": "ray"},
+		"spec": {
+			"headGroupSpec": {"template": {"spec": {"nodeSelector": {"pool": "gpu"}, "tolerations": [_gpu_toleration], "containers": [{"name": "h", "image": "h"}]}}},
+			"workerGroupSpecs": [{"groupName": "w", "template": {"spec": {"tolerations": [_gpu_toleration], "containers": [{"name": "w", "image": "w"}]}}}],
+		},
+	}
+	rule.report == {{
+		"path": ["spec", "workerGroupSpecs", 0, "template", "spec", "tolerations", 0],
+		"message": "raycluster \"ray\" (spec.workerGroupSpecs[0].template.spec) tolerates the dedicated taint \"nvidia.com/gpu:NoSchedule\" but can land on 3 nodes that carry none of the dedicated taints it tolerates (general): its pods spill onto them; add a nodeSelector or required node affinity for the dedicated nodes",
+	}} with input as ray with data.dslint.inventory as _cluster
+}
