@@ -312,10 +312,9 @@ workload_label(pod) := sprintf("%s %q", [kind_label, name]) if where(pod) == ""
 workload_label(pod) := sprintf("%s %q (%s)", [kind_label, name, where(pod)]) if where(pod) != ""
 
 # host_paths are the paths of the hostPath volumes of a pod spec.
-host_paths(spec) := {path |
+host_paths(spec) := {v.hostPath.path |
 	some v in spec.volumes
-	path := v.hostPath.path
-	is_string(path)
+	is_string(v.hostPath.path)
 }
 
 # is_kubelet_plugin is true for a pod spec whose pod registers with the kubelet or

@@ -11,8 +11,8 @@ import data.dslint.lib.placement as placement_lib
 
 # report is every finding of every enabled rule for the object in input.
 report contains finding if {
-	some rule_id
-	some f in data.dslint.rules[rule_id].report
+	some rule_id, f
+	data.dslint.rules[rule_id].report[f]
 	finding := object.union(f, {"rule": rule_id})
 }
 
@@ -29,8 +29,8 @@ patch if k8s.is_fragment
 
 # facts is what cross-object rules record about the object in input.
 facts contains fact if {
-	some rule_id
-	some f in data.dslint.rules[rule_id].facts
+	some rule_id, f
+	data.dslint.rules[rule_id].facts[f]
 	fact := object.union(f, {"rule": rule_id})
 }
 
@@ -38,8 +38,8 @@ facts contains fact if {
 # run with input.groups[<rule id>][<group>] = the facts recorded in the run.
 # A finding names the fact it is about ("fact": the fact's id).
 aggregate contains finding if {
-	some rule_id
-	some f in data.dslint.rules[rule_id].aggregate
+	some rule_id, f
+	data.dslint.rules[rule_id].aggregate[f]
 	finding := object.union(f, {"rule": rule_id})
 }
 

@@ -112,7 +112,7 @@ import data.dslint.lib.satisfiability
 
 # facts: one per host port of each pod of the workload in input, grouped
 # by port and protocol so that only candidates meet in aggregate (_fact).
-facts contains _fact(pod, i, j, p, p.hostPort) if {
+facts contains _fact(pod, i, j, p.hostPort, _owner) if {
 	some pod in k8s.pods
 	some i, c in pod.spec.containers
 	some j, p in c.ports
@@ -122,7 +122,7 @@ facts contains _fact(pod, i, j, p, p.hostPort) if {
 
 # With hostNetwork the API server defaults an unset (0) hostPort to the
 # containerPort.
-facts contains _fact(pod, i, j, p, p.containerPort) if {
+facts contains _fact(pod, i, j, p.containerPort, _owner) if {
 	some pod in k8s.pods
 	pod.spec.hostNetwork == true
 	some i, c in pod.spec.containers
@@ -132,9 +132,9 @@ facts contains _fact(pod, i, j, p, p.containerPort) if {
 	p.containerPort > 0
 }
 
-# _fact(pod, i, j, p, host_port) is the fact about host_port, bound by port
-# j (p) of container i of the pod.
-_fact(pod, i, j, p, host_port) := {
+# _fact(pod, i, j, host_port, owner) is the fact about host_port, bound by
+# port j of container i of the pod of owner (_owner).
+_fact(pod, i, j, host_port, owner) := {
 	"group": sprintf("%d/%s", [host_port, protocol]),
 	"path": k8s.pod_path(pod, ["containers", i, "ports", j]),
 	"hostPort": host_port,
@@ -143,11 +143,15 @@ _fact(pod, i, j, p, host_port) := {
 	"daemonset": pod.daemonset,
 	"nodes": _nodes(pod.spec),
 	"label": concat("", [k8s.workload_label(pod), _namespace_note]),
-	"workload": [input.kind, _namespace, k8s.name, _image(pod.spec, i)],
+	"workload": array.concat(owner, [_image(pod.spec, i)]),
 	"eligible": _eligible(pod),
 } if {
+	p := pod.spec.containers[i].ports[j]
 	protocol := object.get(p, "protocol", "TCP")
 }
+
+# _owner is the workload the facts are about: kind, namespace and name.
+_owner := [input.kind, _namespace, k8s.name]
 
 # _image(spec, i) is the image of container i, which binds the port.
 _image(spec, i) := img if {
