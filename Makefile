@@ -31,21 +31,9 @@ fmt-check:
 REGO_DIRS = rego rules examples/policies
 REGAL = $(GO) tool -modfile=tools/regal/go.mod regal
 
-# TEMPORARY switches, while other branches rewrite the rules and the
-# library: "report" lists their problems without failing; set both to
-# "fail" once those branches are merged and the problems fixed.
-# REGO_GATE_RULES covers rules/ (opa fmt, --strict and Regal);
-# REGO_GATE_LIBRARY_REGAL covers Regal on rego/ (opa fmt and --strict fail
-# there already). Everything else fails.
-REGO_GATE_RULES ?= report
-REGO_GATE_LIBRARY_REGAL ?= report
-export DSLINT_REGO_GATE_RULES = $(REGO_GATE_RULES)
-REGAL_REPORT_ONLY = $(if $(filter report,$(REGO_GATE_RULES)),-report rules) \
-	$(if $(filter report,$(REGO_GATE_LIBRARY_REGAL)),-report rego)
-
 rego-check:
 	$(GO) test -count=1 -v -run '^TestRego(Formatted|Strict)$$' ./internal/regogate
-	$(REGAL) lint --format json $(REGO_DIRS) | $(GO) run ./tools/regalgate $(REGAL_REPORT_ONLY)
+	$(REGAL) lint --format json $(REGO_DIRS) | $(GO) run ./tools/regalgate
 
 # Rewrites the gated Rego files as opa fmt would (tools/regofmt).
 rego-fmt:

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/format"
@@ -107,7 +106,3 @@ func Strict(paths []string) (ast.Errors, error) {
 	c.Compile(modules)
 	return c.Errors, nil
 }
-
-// InRules reports whether the file named relative to the repository's root
-// is a built-in rule or its test.
-func InRules(name string) bool { return strings.HasPrefix(filepath.ToSlash(name), "rules/") }

@@ -11,22 +11,6 @@ import (
 
 const root = "../.."
 
-// reportRules is true while the built-in rules are only reported, not
-// failed, by the gate: make sets DSLINT_REGO_GATE_RULES from its
-// REGO_GATE_RULES switch (temporary, while the rules are being rewritten).
-// Unset, the gate fails on the rules too.
-func reportRules(t *testing.T) bool {
-	switch mode := os.Getenv("DSLINT_REGO_GATE_RULES"); mode {
-	case "", "fail":
-		return false
-	case "report":
-		return true
-	default:
-		t.Fatalf("DSLINT_REGO_GATE_RULES=%q: want fail or report", mode)
-		return false
-	}
-}
-
 // gated are the gated Rego files, named relative to the repository's root.
 func gated(t *testing.T) []string {
 	t.Helper()
@@ -42,22 +26,16 @@ func gated(t *testing.T) []string {
 
 // TestRegoFormatted is opa fmt's check: every gated file is formatted.
 func TestRegoFormatted(t *testing.T) {
-	report := reportRules(t)
-	var failed, reported []string
+	var failed []string
 	for _, f := range gated(t) {
 		ok, err := Formatted(filepath.Join(root, f))
 		switch {
 		case err != nil:
 			t.Errorf("%s: %v", f, err)
 		case ok:
-		case report && InRules(f):
-			reported = append(reported, f)
 		default:
 			failed = append(failed, f)
 		}
-	}
-	if len(reported) > 0 {
-		t.Logf("REGO_GATE_RULES=report: %d rule files not formatted, not failing (make rego-fmt rewrites them):\n  %s", len(reported), strings.Join(reported, "\n  "))
 	}
 	if len(failed) > 0 {
 		t.Errorf("%d Rego files not formatted as opa fmt formats them (make rego-fmt rewrites them):\n  %s", len(failed), strings.Join(failed, "\n  "))
@@ -67,31 +45,12 @@ func TestRegoFormatted(t *testing.T) {
 // TestRegoStrict is opa check --strict: every gated module, tests
 // included, compiles in strict mode.
 func TestRegoStrict(t *testing.T) {
-	report := reportRules(t)
-	files := gated(t)
-	var all, others []string
-	for _, f := range files {
-		all = append(all, filepath.Join(root, f))
-		if !InRules(f) {
-			others = append(others, filepath.Join(root, f))
-		}
+	var paths []string
+	for _, f := range gated(t) {
+		paths = append(paths, filepath.Join(root, f))
 	}
-	errs := strict(t, all)
-	var reported int
-	for _, e := range errs {
-		if report && e.Location != nil && InRules(relative(e.Location.File)) {
-			t.Logf("REGO_GATE_RULES=report, not failing: %v", e)
-			reported++
-			continue
-		}
+	for _, e := range strict(t, paths) {
 		t.Errorf("%v", e)
-	}
-	if reported > 0 {
-		// The rules' errors may stop the compiler before the stages that
-		// would find the others' errors: compile those alone.
-		for _, e := range strict(t, others) {
-			t.Errorf("%v", e)
-		}
 	}
 }
 
@@ -102,15 +61,6 @@ func strict(t *testing.T, paths []string) ast.Errors {
 		t.Fatal(err)
 	}
 	return errs
-}
-
-// relative is a file named from this directory, named from the root.
-func relative(path string) string {
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return path
-	}
-	return filepath.ToSlash(rel)
 }
 
 func TestStrictFindsWhatOPACheckStrictFinds(t *testing.T) {

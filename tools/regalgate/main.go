@@ -1,14 +1,11 @@
 // Command regalgate reads Regal's JSON report (regal lint --format json) on
 // stdin, prints each violation and their count by category, and fails on
-// any error outside the directories it is told to only report (make
-// rego-check passes those while they are being rewritten: REGO_GATE_RULES,
-// REGO_GATE_LIBRARY_REGAL).
+// any violation at Regal's error level.
 package main
 
 import (
 	"cmp"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -36,17 +33,8 @@ type report struct {
 	} `json:"summary"`
 }
 
-// dirs is a repeatable flag.
-type dirs []string
-
-func (d *dirs) String() string     { return strings.Join(*d, ",") }
-func (d *dirs) Set(v string) error { *d = append(*d, strings.TrimSuffix(v, "/")+"/"); return nil }
-
 func main() {
-	var reported dirs
-	flag.Var(&reported, "report", "a directory whose violations are listed without failing (repeatable)")
-	flag.Parse()
-	failed, err := run(os.Stdin, os.Stdout, reported)
+	failed, err := run(os.Stdin, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "regalgate:", err)
 		os.Exit(2)
@@ -58,7 +46,7 @@ func main() {
 
 // run prints the violations of the report read from r and returns how many
 // fail the gate.
-func run(r io.Reader, w io.Writer, reported []string) (int, error) {
+func run(r io.Reader, w io.Writer) (int, error) {
 	var rep report
 	if err := json.NewDecoder(r).Decode(&rep); err != nil {
 		return 0, fmt.Errorf("read Regal's JSON report: %w", err)
@@ -77,8 +65,6 @@ func run(r io.Reader, w io.Writer, reported []string) (int, error) {
 		mark := ""
 		if v.Level != "error" {
 			mark = " (" + v.Level + ")"
-		} else if slices.ContainsFunc(reported, func(d string) bool { return strings.HasPrefix(v.Location.File, d) }) {
-			mark = " (reported only)"
 		} else {
 			failed++
 		}
@@ -91,9 +77,6 @@ func run(r io.Reader, w io.Writer, reported []string) (int, error) {
 	summary := fmt.Sprintf("regal: %d files, %d violations", rep.Summary.FilesScanned, len(vs))
 	if len(counts) > 0 {
 		summary += " (" + strings.Join(counts, ", ") + ")"
-	}
-	if len(reported) > 0 {
-		summary += fmt.Sprintf("; %d fail the gate, those in %s are only reported", failed, strings.Join(reported, " "))
 	}
 	fmt.Fprintln(w, summary)
 	return failed, nil
