@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"iter"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -45,10 +46,11 @@ type listLayout struct {
 // lines of those items (the first part's also the lines before them, the
 // last part's those after). ok is false when data is not such a List, or
 // when a part would not read as the whole document reads. Every part is
-// parsed and checked before ok is known, then parsed again as it is
-// yielded: keeping the parts parsed would take the memory that reading a
-// List in parts saves.
-func listParts(name string, data []byte, size int) (parts iter.Seq[*File], ok bool) {
+// parsed and checked before ok is known. A List of at most keep bytes
+// (keepParsedBytes) keeps its parts as they were parsed then; a larger one
+// is parsed again as it is yielded, since keeping its parts would take the
+// memory that reading a List in parts saves.
+func listParts(name string, data []byte, size, keep int) (parts iter.Seq[*File], ok bool) {
 	data, bad := utf8Text(data)
 	if bad != nil || len(data) <= size {
 		return nil, false
@@ -57,10 +59,17 @@ func listParts(name string, data []byte, size int) (parts iter.Seq[*File], ok bo
 	if !ok {
 		return nil, false
 	}
+	var kept []*File
 	for f := range l.parseGroups(name, data) {
 		if f == nil {
 			return nil, false
 		}
+		if len(data) <= keep {
+			kept = append(kept, f)
+		}
+	}
+	if kept != nil {
+		return slices.Values(kept), true
 	}
 	return func(yield func(*File) bool) {
 		for f := range l.parseGroups(name, data) {
@@ -97,6 +106,12 @@ func (l *listLayout) parseGroups(name string, data []byte) iter.Seq[*File] {
 }
 
 const (
+	// keepParsedBytes is the largest List whose parts listParts keeps as
+	// it parsed them to check them, rather than parse them twice. make
+	// bench's 16 MB List of 5,000 Nodes: 0.8 s of CPU less, 40 MiB more
+	// at its peak; a List this size, kept, takes about what reading it
+	// whole would (MaxFileBytes).
+	keepParsedBytes = MaxFileBytes
 	// maxListKeysBytes is the most text a List may have outside its items
 	// to be read in parts: every part parses it again.
 	maxListKeysBytes = 64 << 10

@@ -104,11 +104,22 @@ func TestListPartsOfManifestsAtHand(t *testing.T) {
 // checkListParts reads data with listParts and, when it reads it in parts,
 // fails t unless they hold what parsing data whole gives: the same items,
 // node for node at the same positions, the same comments, and every line
-// of data in one part's Data, at the part's Line. It reports whether data
-// was read in parts.
+// of data in one part's Data, at the part's Line, whether the parts are
+// kept as checked or parsed again. It reports whether data was read in
+// parts.
 func checkListParts(t *testing.T, data []byte, size int) bool {
 	t.Helper()
-	read, ok := listParts("list.yaml", data, size)
+	for _, keep := range []int{len(data), len(data) - 1} {
+		if !checkListPartsKept(t, data, size, keep) {
+			return false
+		}
+	}
+	return true
+}
+
+func checkListPartsKept(t *testing.T, data []byte, size, keep int) bool {
+	t.Helper()
+	read, ok := listParts("list.yaml", data, size, keep)
 	if !ok {
 		return false
 	}

@@ -109,7 +109,7 @@ func regularSize(f *os.File) int {
 // a part of whole documents at a time, when it is within limits.Whole.
 func readText(name string, data []byte, limits Limits, yield func(*File, error) bool) {
 	helm := findHelmTemplates(data)
-	if parts, ok := listParts(name, data, partBytes); ok {
+	if parts, ok := listParts(name, data, partBytes, keepParsedBytes); ok {
 		for f := range parts {
 			f.Helm = helm
 			if !yield(f, nil) {
