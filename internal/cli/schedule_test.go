@@ -68,7 +68,7 @@ func TestScheduleText(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, s := range []string{
+	wantAll(t, "matrix", out, []string{
 		"12 workloads on 11 nodes in 6 pools",
 		"general (cordoned)",
 		"logging/fluent-bit                      DaemonSet    4      4",
@@ -76,11 +76,7 @@ func TestScheduleText(t *testing.T) {
 		"Deployment infra/cert-manager (../../examples/manifests/infra.yaml:31): node-selector on control-plane, gpu, ingress, 2 more; taint on infra",
 		"shop/payments                           Deployment   3      -        ✓           ✗ selector",
 		"Not modelled:",
-	} {
-		if !strings.Contains(out, s) {
-			t.Errorf("matrix lacks %q:\n%s", s, out)
-		}
-	}
+	})
 	code, md, _ := run(t, "", "schedule", "-f", "markdown", "--nodes", "../../examples/nodes.yaml", "../../examples/manifests")
 	if code != ExitOK || !strings.Contains(md, "| infra/cert-manager | Deployment | 0 | - |") {
 		t.Errorf("markdown matrix (exit %d) lacks the cert-manager row:\n%s", code, md)
@@ -163,15 +159,11 @@ spec:
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, s := range []string{
+	wantAll(t, "matrix", out, []string{
 		"2 workloads on 2 nodes in 2 pools",
 		"ml/ray spec.headGroupSpec.template.spec        RayCluster  1      -        ✓           ✗ taint",
 		"ml/ray spec.workerGroupSpecs[0].template.spec  RayCluster  1      -        ✗ selector  ✓",
-	} {
-		if !strings.Contains(out, s) {
-			t.Errorf("matrix lacks %q:\n%s", s, out)
-		}
-	}
+	})
 }
 
 // TestScheduleNeedsNodes: schedule without an inventory is a usage error,
@@ -250,14 +242,10 @@ spec:
 	if code != ExitUsage {
 		t.Fatalf("exit %d, want 2: %s", code, errOut)
 	}
-	for _, s := range []string{
+	wantAll(t, "stderr", errOut, []string{
 		nodes + `:5:12: node "n1": label key "bad key!"`,
 		nodes + `:8:36: node "n1": taint effect "NoSchedul": must be NoSchedule, PreferNoSchedule or NoExecute`,
-	} {
-		if !strings.Contains(errOut, s) {
-			t.Errorf("stderr lacks %q:\n%s", s, errOut)
-		}
-	}
+	})
 	write(t, nodes, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
 	if code, _, errOut := run(t, "", "--nodes", nodes, "../../examples/manifests"); code != ExitUsage || !strings.Contains(errOut, ":2:1: --nodes file holds a ConfigMap") {
 		t.Errorf("exit %d, stderr %q; want 2 and the ConfigMap named", code, errOut)
@@ -368,5 +356,15 @@ func TestLargeNodeList(t *testing.T) {
 	code, out, errOut = run(t, "", "--nodes", nodes, "../../examples/manifests/infra.yaml")
 	if code == ExitUsage || !strings.Contains(out, "against 3000 nodes in 3 pools") {
 		t.Errorf("exit %d:\n%s%s", code, out, errOut)
+	}
+}
+
+// wantAll fails t for each of want that what (named name) lacks.
+func wantAll(t *testing.T, name, what string, want []string) {
+	t.Helper()
+	for _, s := range want {
+		if !strings.Contains(what, s) {
+			t.Errorf("%s lacks %q:\n%s", name, s, what)
+		}
 	}
 }
