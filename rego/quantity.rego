@@ -25,6 +25,15 @@ milli(q) := _rounded(_parsed(q), 3)
 # resources); undefined when q is no quantity or is negative.
 value(q) := _rounded(_parsed(q), 0)
 
+# nano(q) is the quantity q in billionths, rounded up. ParseQuantity keeps
+# every quantity in whole billionths, so that sums of quantities (a pod's
+# containers) are exact in them; from_nano gives what the scheduler reads.
+nano(q) := _rounded(_parsed(q), 9)
+
+# from_nano(n, places) is the amount of n billionths in units of
+# 10^-places, rounded up: 3 gives thousandths (cpu), 0 units.
+from_nano(n, places) := _ceil_scaled(n, places - 9) if n >= 0
+
 # _parsed(q) is q as {"negative", "digits": its digits without the point,
 # "exponent": the power of ten they are scaled by, "binary": the power of
 # 1024 of a binary suffix, "capped": whether the int64 cap applies}.

@@ -1,0 +1,126 @@
+# METADATA
+# description: |
+#   What a pod requests, as the scheduler's NodeResourcesFit filter reads it
+#   (reference §10.1-§10.2, component-helpers resource.PodRequests): each
+#   container requests what it states, a limit standing in for a missing
+#   request (the API server's defaulting); the containers and the sidecars
+#   (init containers with restartPolicy Always) are summed; a plain init
+#   container needs its own requests plus the sidecars before it; the pod
+#   needs the larger of the sum and the most any init container needs.
+#   Pod-level requests (spec.resources) replace the sum for cpu, memory
+#   and hugepages; spec.overhead is added. cpu is counted in thousandths,
+#   everything else in units, each rounded up once, after the sums.
+#   internal/differential compares requests with PodRequests.
+package dslint.lib.resources
+
+import data.dslint.lib.quantity
+
+# requests(spec) is what each pod of the pod spec requests, by resource
+# name, in the scheduler's units: cpu in millicores, every other resource
+# in units (bytes, GPUs). Resources it requests none of are left out.
+requests(spec) := {name: quantity.from_nano(n, _places(name)) |
+	some name, n in _pod(spec)
+	n > 0
+}
+
+# _places: cpu in thousandths, everything else in units.
+_places("cpu") := 3
+
+_places(name) := 0 if name != "cpu"
+
+# _pod(spec) is the pod's requests in billionths, before rounding.
+_pod(spec) := {name: n |
+	some name in _names(spec)
+	n := _base(spec, name) + _overhead(spec, name)
+}
+
+# _base is the pod-level request where there is one, the containers'
+# aggregate otherwise.
+_base(spec, name) := n if {
+	n := _pod_level(spec)[name]
+} else := _aggregate(spec, name)
+
+# _names are the resources the pod names anywhere, of the kinds the
+# scheduler counts.
+_names(spec) := ({name |
+	some c in array.concat(_list(object.get(spec, "containers", [])), _list(object.get(spec, "initContainers", [])))
+	some name, _ in _stated(c)
+} | {name |
+	some name, _ in _object(object.get(spec, "overhead", {}))
+	_counted(name)
+}) | {name |
+	some name, _ in _pod_level(spec)
+}
+
+# _aggregate is the larger of the containers' and sidecars' sum and the
+# most an init container needs.
+_aggregate(spec, name) := max([_sum(spec, name), _init_peak(spec, name)])
+
+_sum(spec, name) := sum([n | some c in _list(object.get(spec, "containers", [])); n := _request(c, name)]) + _sidecars_before(spec, count(_list(object.get(spec, "initContainers", []))), name)
+
+# _init_peak is what the init container that needs most needs: a plain one
+# its own requests plus the sidecars started before it, a sidecar those
+# started up to it.
+_init_peak(spec, name) := max(array.concat([0], [need |
+	some i, c in _list(object.get(spec, "initContainers", []))
+	need := _sidecars_before(spec, i, name) + _request(c, name)
+]))
+
+_sidecars_before(spec, i, name) := sum([_request(c, name) |
+	some j, c in _list(object.get(spec, "initContainers", []))
+	j < i
+	_sidecar(c)
+])
+
+_sidecar(c) if object.get(_object(c), "restartPolicy", "") == "Always"
+
+# _request(c, name) is what container c requests of name, in billionths: its
+# request, or its limit when it states none; 0 when it states neither, or a
+# quantity Kubernetes would refuse.
+_request(c, name) := object.get(_stated(c), name, 0)
+
+# _stated(c) are container c's requests by name, its limits filling in.
+_stated(c) := {name: n |
+	some name, q in object.union(_object(object.get(_object(c), ["resources", "limits"], {})), _object(object.get(_object(c), ["resources", "requests"], {})))
+	_counted(name)
+	n := _nano(q)
+}
+
+# _pod_level(spec) are the pod-level requests the scheduler uses: the cpu,
+# memory and hugepages of spec.resources.requests.
+_pod_level(spec) := {name: _nano(q) |
+	some name, q in _object(object.get(spec, ["resources", "requests"], {}))
+	_pod_level_resource(name)
+}
+
+_pod_level_resource(name) if name in {"cpu", "memory"}
+
+_pod_level_resource(name) if startswith(name, "hugepages-")
+
+_overhead(spec, name) := _nano(object.get(_object(object.get(spec, "overhead", {})), name, 0))
+
+# _counted(name) holds for the resources NodeResourcesFit counts: cpu,
+# memory, ephemeral-storage and the scalar resources (extended resources,
+# hugepages-*, kubernetes.io/ names, attachable-volumes-*); the scheduler
+# drops other names.
+_counted(name) if name in {"cpu", "memory", "ephemeral-storage"}
+
+_counted(name) if contains(name, "/")
+
+_counted(name) if startswith(name, "hugepages-")
+
+_counted(name) if startswith(name, "attachable-volumes-")
+
+# _nano(q) is q in billionths; 0 for what is no quantity or is negative (the
+# API server refuses those).
+_nano(q) := n if {
+	n := quantity.nano(q)
+} else := 0
+
+_list(x) := x if is_array(x)
+
+_list(x) := [] if not is_array(x)
+
+_object(x) := x if is_object(x)
+
+_object(x) := {} if not is_object(x)
