@@ -11,7 +11,10 @@
 #   scheduler: the kubelet checks only the node affinity and NoExecute
 #   taints. Ordinary pods carry the not-ready and unreachable NoExecute
 #   tolerations the DefaultTolerationSeconds admission plugin adds.
-#   Resources, pod (anti-)affinity, topology spread and volumes are not
+#   NodeResourcesFit (§10.3) on an empty node: room for a pod, then what the
+#   pod requests (resources.requests) against the node's allocatable (a
+#   node that gives none is not judged on resources). Pod (anti-)affinity,
+#   topology spread, volumes, DRA and the pods already on the nodes are not
 #   modelled.
 #
 #   dslint puts the inventory at data.dslint.inventory: {"pools": [pool]},
@@ -26,6 +29,8 @@ package dslint.lib.placement
 import data.dslint.lib.k8s
 import data.dslint.lib.nodeaffinity
 import data.dslint.lib.nodes
+import data.dslint.lib.quantity
+import data.dslint.lib.resources
 import data.dslint.lib.tolerations
 
 # has_inventory is true when the run has nodes to place workloads on.
@@ -204,6 +209,7 @@ _spec(spec) := {
 	)}},
 	"tolerations": object.get(spec, "tolerations", null),
 	"hostNetwork": object.get(spec, "hostNetwork", null),
+	"requests": resources.requests(spec),
 }
 
 # _placed(pod) is what the filters need of the pod, prepared once per pod
@@ -218,6 +224,7 @@ _prepared(pod_spec, daemonset) := {
 	"effects": _blocking_effects(pod_spec, daemonset),
 	"daemonset": daemonset,
 	"match_fields": _uses_match_fields(pod_spec),
+	"requests": pod_spec.requests,
 }
 
 _uses_match_fields(pod_spec) if {
@@ -305,11 +312,87 @@ _untolerated(p) := {i |
 _taint_set_verdict(p, set, untolerated) := {"reason": "taint", "detail": sprintf("untolerated taint %s", [tolerations.string_of_taint(data.dslint.inventory.taints[blocking[0]])])} if {
 	blocking := [i | some i in set.taints; i in untolerated]
 	count(blocking) > 0
-} else := _cordon_verdict(p, set)
+} else := _cordon_verdict(p, set, object.get(set, "allocatable", null))
 
-_cordon_verdict(p, spec) := {"reason": "unschedulable", "detail": "the node is cordoned (spec.unschedulable)"} if {
+_cordon_verdict(p, spec, allocatable) := {"reason": "unschedulable", "detail": "the node is cordoned (spec.unschedulable)"} if {
 	_cordoned_for(p, spec)
+} else := _resource_verdict(p, allocatable)
+
+# _resource_verdict is NodeResourcesFit on a node that allocates
+# allocatable (reference §10.3): the pod count first, then each resource the
+# pod requests; a node that says nothing of its resources is not judged.
+_resource_verdict(p, allocatable) := {"reason": "resources", "detail": short[0]} if {
+	is_object(allocatable)
+	short := _shortfalls(p.requests, allocatable)
+	count(short) > 0
 } else := {"fits": true}
+
+# _shortfalls say what the node lacks for the pod: room for a pod at all,
+# then each resource it requests more of than the node allocates (cpu,
+# memory, ephemeral-storage, then the others by name).
+_shortfalls(requests, allocatable) := array.concat(_no_room(allocatable), [sprintf("request %s %s: the node allocates %s", [name, _show(name, n), _show(name, a)]) |
+	some name in _in_order(requests)
+	n := requests[name]
+	a := _allocated(allocatable, name)
+	n > a
+])
+
+# A node whose allocatable names no pods takes none (reference §10.3).
+_no_room(allocatable) := ["room for a pod: the node's allocatable names no pods"] if {
+	not allocatable.pods
+} else := ["room for a pod: the node allocates 0 pods"] if {
+	_allocated(allocatable, "pods") < 1
+} else := []
+
+# _allocated is what the node allocates of a resource, in the units of
+# resources.requests; 0 when it names none.
+_allocated(allocatable, name) := n if {
+	n := _units(name, allocatable[name])
+} else := 0
+
+_units("cpu", q) := quantity.milli(q)
+
+_units(name, q) := quantity.value(q) if name != "cpu"
+
+_native := ["cpu", "memory", "ephemeral-storage"]
+
+_in_order(requests) := array.concat([name | some name in _native; requests[name]], sort([name |
+	some name, _ in requests
+	not name in _native
+]))
+
+# _show writes an amount for messages: cpu in cores or millicores, bytes
+# with the largest binary suffix that divides them, counts as they are.
+_show("cpu", n) := format_int(n / 1000, 10) if {
+	n % 1000 == 0
+} else := sprintf("%sm", [format_int(n, 10)])
+
+_show(name, n) := _bytes(n) if {
+	name != "cpu"
+	_in_bytes(name)
+}
+
+_show(name, n) := format_int(n, 10) if {
+	name != "cpu"
+	not _in_bytes(name)
+}
+
+_in_bytes(name) if name in {"memory", "ephemeral-storage"}
+
+_in_bytes(name) if startswith(name, "hugepages-")
+
+_bytes(n) := sprintf("%s%s", [format_int(n / unit, 10), suffix]) if {
+	n > 0
+	some [unit, suffix] in [[1099511627776, "Ti"], [1073741824, "Gi"], [1048576, "Mi"], [1024, "Ki"]]
+	n % unit == 0
+	not _larger_divides(n, unit)
+} else := format_int(n, 10)
+
+_larger_divides(n, unit) if {
+	some larger in [1099511627776, 1073741824, 1048576]
+	larger > unit
+	n % larger == 0
+}
 
 # _may_treat_nodes_apart is true when some pool's nodes may fare differently.
 _may_treat_nodes_apart(p) if count(_mentioned_names(p)) > 0
@@ -410,7 +493,7 @@ _verdict(p, node) := {"reason": "node-name", "detail": sprintf("the pod names no
 } else := v if {
 	v := _label_verdict(p, nodeaffinity.node_labels(node), _name_if_read(p, node))
 	not v.fits
-} else := _taint_verdict(p, node.spec)
+} else := _taint_verdict(p, node)
 
 # The name of the node only matters to matchFields: without them, nodes with
 # the same labels share one judgement (OPA caches function results by
@@ -427,14 +510,14 @@ _label_verdict(p, labels, name) := {"reason": "node-selector", "detail": _select
 	not nodeaffinity.affinity_matches(p.required, node)
 } else := {"fits": true}
 
-_taint_verdict(p, spec) := {"reason": "taint", "detail": sprintf("untolerated taint %s", [tolerations.string_of_taint(untolerated[0])])} if {
+_taint_verdict(p, node) := {"reason": "taint", "detail": sprintf("untolerated taint %s", [tolerations.string_of_taint(untolerated[0])])} if {
 	untolerated := [taint |
-		some taint in _node_taints(spec)
+		some taint in _node_taints(node.spec)
 		taint.effect in p.effects
 		not tolerations.tolerated(p.tolerations, taint)
 	]
 	count(untolerated) > 0
-} else := _cordon_verdict(p, spec)
+} else := _cordon_verdict(p, node.spec, object.get(node, ["status", "allocatable"], null))
 
 _unschedulable_taint := {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
 
@@ -540,6 +623,7 @@ _fitting_taint_sets(p) := {i |
 	some i, set in data.dslint.inventory.taint_sets
 	not _blocked_by_taint(set, untolerated)
 	not _cordoned_for(p, set)
+	_resource_verdict(p, object.get(set, "allocatable", null)).fits
 } if {
 	untolerated := _untolerated(p)
 }

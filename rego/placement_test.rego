@@ -289,3 +289,47 @@ test_given_of_each_pod_reads_back if {
 	handed := object.union(_ray, {"__dslint": [{"eligible": 7}, {"eligible": 8}]})
 	[placement.pod_eligible(pod) | some pod in pods] == [7, 8] with input as handed with data.dslint.inventory as _inventory
 }
+
+# --- resources (NodeResourcesFit on an empty node, reference §10.3) ---------------
+
+_sized := testinv.indexed({"per_node_keys": ["kubernetes.io/hostname"], "pools": [
+	testinv.allocating(testinv.pool("small", {"pool": "small"}, [], ["s-1", "s-2"]), {"cpu": "1930m", "memory": "5Gi", "pods": "110"}),
+	testinv.allocating(testinv.pool("gpu", {"pool": "gpu"}, [], ["gpu-1"]), {"cpu": "32", "memory": "120Gi", "nvidia.com/gpu": "8", "pods": "110"}),
+	testinv.allocating(testinv.pool("podless", {"pool": "podless"}, [], ["p-1"]), {"cpu": "64"}),
+	testinv.pool("unknown", {"pool": "unknown"}, [], ["u-1"]),
+]})
+
+_asking(requests, limits) := _deployment({"containers": [{"name": "c", "image": "i", "resources": {"requests": requests, "limits": limits}}]})
+
+test_requests_within_allocatable_fit if {
+	w := _asking({"cpu": "1", "memory": "1Gi"}, {})
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _sized
+	[object.get(x, "fits", false) | some x in v] == [true, true, false, true] # the podless pool takes no pod
+}
+
+test_requests_beyond_allocatable_are_blocked if {
+	w := _asking({"cpu": "2"}, {"nvidia.com/gpu": 16})
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _sized
+	v[0] == {"pool": 0, "reason": "resources", "detail": "request cpu 2: the node allocates 1930m"}
+	v[1] == {"pool": 1, "reason": "resources", "detail": "request nvidia.com/gpu 16: the node allocates 8"}
+	v[3] == {"pool": 3, "fits": true} # says nothing of its resources: not judged
+	placement.eligible == 1 with input as w with data.dslint.inventory as _sized
+}
+
+# A node whose allocatable names no pods takes no pod, with or without
+# requests.
+test_allocatable_without_pods_takes_no_pod if {
+	w := _deployment({})
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _sized
+	v[2] == {"pool": 2, "reason": "resources", "detail": "room for a pod: the node's allocatable names no pods"}
+	placement.eligible == 4 with input as w with data.dslint.inventory as _sized
+}
+
+# Taints and cordoning come first; resources are judged on the nodes a pod
+# names too.
+test_resources_on_named_nodes if {
+	w := object.union(_asking({"memory": "8Gi"}, {}), {"spec": {"template": {"spec": {"nodeName": "s-2"}}}})
+	v := placement.pod_verdicts(_pod(w)) with input as w with data.dslint.inventory as _sized
+	v[0].groups == [[[1], {"reason": "resources", "detail": "request memory 8Gi: the node allocates 5Gi"}]]
+	placement.eligible == 0 with input as w with data.dslint.inventory as _sized
+}

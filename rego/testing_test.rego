@@ -22,6 +22,10 @@ _taints_field(taints) := {"taints": taints} if {
 	count(taints) > 0
 } else := {}
 
+_allocatable_field(a) := {"allocatable": a} if {
+	a != null
+} else := {}
+
 _unschedulable_field(u) := {"unschedulable": u} if {
 	u != null
 } else := {}
@@ -43,16 +47,23 @@ cordoned(p) := object.union(p, {
 	"nodes": [object.union(n, {"spec": {"unschedulable": true}}) | some n in p.nodes],
 })
 
+# allocating is p with every node allocating allocatable (status.allocatable).
+allocating(p, allocatable) := object.union(p, {
+	"node": object.union(p.node, {"status": {"allocatable": allocatable}}),
+	"nodes": [object.union(n, {"status": {"allocatable": allocatable}}) | some n in p.nodes],
+})
+
 # indexed completes an inventory of pools with the label sets, taint sets and
 # indexes dslint adds (one set per pool).
 indexed(inv) := object.union(inv, {
 	"per_node_keys": object.get(inv, "per_node_keys", ["kubernetes.io/hostname"]),
 	"label_sets": [p.node.metadata.labels | some p in inv.pools],
 	"taints": [_matchable(t) | some p in inv.pools; some t in _taints_of(p)],
-	"taint_sets": [object.union(
+	"taint_sets": [object.union_n([
 		{"taints": [x | some k, _ in _taints_of(p); x := _offset(inv, i) + k]},
 		_unschedulable_field(object.get(p.node, ["spec", "unschedulable"], null)),
-	) |
+		_allocatable_field(object.get(p.node, ["status", "allocatable"], null)),
+	]) |
 		some i, p in inv.pools
 	],
 	"pools": [object.union(p, {"label_set": i, "taint_set": i}) | some i, p in inv.pools],

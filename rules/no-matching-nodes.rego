@@ -23,11 +23,13 @@
 #   intent: |
 #     Fires, with a node inventory only (--nodes, nodes: or pools: in
 #     .dslint.yaml), when no node of the inventory passes a workload's node
-#     constraints and taints, naming each blocking reason. Node objects found
-#     among the linted files are not an inventory (they are usually test
-#     fixtures): without --nodes or nodes: the rule is silent. Stays quiet for
-#     fragments; resources, pod affinity and spread are not placement
-#     reasons yet.
+#     constraints, taints and resources (what a pod requests against what an
+#     empty node allocates, where the inventory says), naming each blocking
+#     reason. Node objects found among the linted files are not an inventory
+#     (they are usually test fixtures): without --nodes or nodes: the rule is
+#     silent. Stays quiet for fragments, and for nodes that give neither
+#     status.allocatable nor status.capacity; pod affinity and spread are not
+#     placement reasons yet.
 #   remediation: |
 #     Make the constraints and the cluster agree: select a label the target
 #     nodes have, and tolerate the taints of those nodes (a dedicated pool
@@ -101,3 +103,5 @@ _field("node-affinity") := ["affinity", "nodeAffinity", "requiredDuringSchedulin
 _field("taint") := ["tolerations"]
 
 _field("unschedulable") := []
+
+_field("resources") := ["containers"]

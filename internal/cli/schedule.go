@@ -13,7 +13,8 @@ import (
 const scheduleUsage = `dslint schedule [flags] PATH...
 
 Shows which nodes the pods of each workload can land on: a matrix of
-workloads and node pools (nodes with the same labels, taints and cordoning),
+workloads and node pools (nodes with the same labels, taints, cordoning and
+allocatable resources),
 with the first filter that blocks them where they cannot. DaemonSets show
 DESIRED as kubectl get ds would. The nodes come from --nodes files
 (kubectl get nodes -o yaml or -o json) and from pools and nodes in
@@ -23,9 +24,13 @@ is named with --nodes.
 Modelled as the scheduler and the DaemonSet controller decide: nodeName,
 nodeSelector and required node affinity, NoSchedule and NoExecute taints with
 tolerations (the DaemonSet controller's own included; PreferNoSchedule never
-blocks), cordoned nodes (spec.unschedulable; DaemonSets ignore it).
-Not modelled: resources (requests, limits, allocatable), pod affinity and
-anti-affinity, topology spread constraints, volumes and host ports.`
+blocks), cordoned nodes (spec.unschedulable; DaemonSets ignore it), and
+NodeResourcesFit on an empty node: what each pod requests (containers,
+init containers and sidecars, pod-level requests, overhead; a limit stands
+in for a missing request) against the node's status.allocatable (else
+status.capacity; a node that gives neither is not judged on resources).
+Not modelled: pod affinity and anti-affinity, topology spread constraints,
+volumes, host ports, DRA, and the pods already running on the nodes.`
 
 func runSchedule(e *env, args []string) (int, error) {
 	var format, output string

@@ -21,23 +21,29 @@ func TestRegoInventoryHelper(t *testing.T) {
 	gpu := map[string]any{"key": "hw", "value": "gpu", "effect": "NoSchedule"}
 	cp := map[string]any{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
 	var nodes []*inventory.Node
+	var allocatable map[string]any
 	add := func(labels map[string]any, taints []any, unschedulable any, names ...string) {
 		for _, name := range names {
 			own := map[string]any{"kubernetes.io/hostname": name}
 			for k, v := range labels {
 				own[k] = v
 			}
-			nodes = append(nodes, &inventory.Node{Name: name, Labels: own, Taints: taints, Unschedulable: unschedulable})
+			nodes = append(nodes, &inventory.Node{Name: name, Labels: own, Taints: taints, Unschedulable: unschedulable, Allocatable: allocatable})
 		}
 	}
 	add(map[string]any{"pool": "general"}, nil, nil, "g-1", "g-2")
+	allocatable = map[string]any{"cpu": "32", "nvidia.com/gpu": "8", "pods": "110"}
 	add(map[string]any{"pool": "gpu"}, []any{gpu}, nil, "gpu-1")
+	allocatable = nil
 	add(map[string]any{"node-role.kubernetes.io/control-plane": ""}, []any{cp}, true, "cp-1")
 	want := jsonValue(t, inventory.New(nodes).Data())
 
 	got := jsonValue(t, evalTestHelper(t, `data.dslint.test.inventory.indexed({"pools": [
 		data.dslint.test.inventory.pool("general", {"pool": "general"}, [], ["g-1", "g-2"]),
-		data.dslint.test.inventory.pool("gpu", {"pool": "gpu"}, [{"key": "hw", "value": "gpu", "effect": "NoSchedule"}], ["gpu-1"]),
+		data.dslint.test.inventory.allocating(
+			data.dslint.test.inventory.pool("gpu", {"pool": "gpu"}, [{"key": "hw", "value": "gpu", "effect": "NoSchedule"}], ["gpu-1"]),
+			{"cpu": "32", "nvidia.com/gpu": "8", "pods": "110"},
+		),
 		data.dslint.test.inventory.cordoned(data.dslint.test.inventory.pool("control-plane (cordoned)",
 			{"node-role.kubernetes.io/control-plane": ""},
 			[{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}], ["cp-1"])),

@@ -43,10 +43,14 @@ var poolLabels = []string{
 type Node struct {
 	Name          string
 	Labels        map[string]any
-	Taints        []any        // as written: mappings with key, value and effect
-	Unschedulable any          // true, false or nil; anything else is a problem
-	Pos           manifest.Pos // where the node is defined
-	Pool          string
+	Taints        []any // as written: mappings with key, value and effect
+	Unschedulable any   // true, false or nil; anything else is a problem
+	// Allocatable is what the node offers pods, as written
+	// (status.allocatable, else status.capacity); nil when the node says
+	// neither, and then resources are not judged on it.
+	Allocatable map[string]any
+	Pos         manifest.Pos // where the node is defined
+	Pool        string
 
 	// Locate gives the position of a field of the node (a path as rules
 	// use them), for problems; nil means the node's own position.
@@ -62,7 +66,7 @@ func (n *Node) Position(path []any) manifest.Pos {
 }
 
 // Pool is a group of nodes with the same labels (per-node labels aside),
-// taints and cordoning.
+// taints, cordoning and allocatable resources.
 type Pool struct {
 	Name    string
 	Nodes   []*Node
@@ -122,13 +126,13 @@ func (inv *Inventory) Empty() bool { return inv == nil || len(inv.Nodes) == 0 }
 
 // groupKey is what nodes of one pool have alike: labels but the per-node
 // ones, taints as far as tolerations can tell them apart (key, value and
-// effect: not timeAdded), cordoning.
+// effect: not timeAdded), cordoning and allocatable resources.
 func groupKey(n *Node) string {
 	taints := make([]any, len(n.Taints))
 	for i, t := range n.Taints {
 		taints[i] = matchable(t)
 	}
-	key, _ := json.Marshal([]any{shared(n.Labels), taints, n.Unschedulable == true})
+	key, _ := json.Marshal([]any{shared(n.Labels), taints, n.Unschedulable == true, n.Allocatable})
 	return string(key)
 }
 

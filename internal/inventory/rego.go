@@ -20,7 +20,8 @@ type Data struct {
 	PerNodeKeys []string `json:"per_node_keys"`
 	// LabelSets are the distinct label sets the nodes of a pool share.
 	LabelSets []map[string]any `json:"label_sets"`
-	// TaintSets are the distinct taint lists and cordoning of the pools.
+	// TaintSets are the distinct taint lists, cordoning and allocatable
+	// resources of the pools: what a node carries beyond its labels.
 	TaintSets []TaintSet `json:"taint_sets"`
 	// Taints are the distinct taints as tolerations tell them apart (key,
 	// value and effect); TaintSets name them by index.
@@ -50,20 +51,28 @@ type PoolData struct {
 	TaintSet int                         `json:"taint_set"` // index in Data.TaintSets
 }
 
-// TaintSet is a pool's taints, as indexes in Data.Taints, and its cordoning.
+// TaintSet is a pool's taints, as indexes in Data.Taints, its cordoning and
+// what its nodes allocate.
 type TaintSet struct {
-	Taints        []int `json:"taints"`
-	Unschedulable any   `json:"unschedulable,omitzero"` // as written; absent when unset
+	Taints        []int          `json:"taints"`
+	Unschedulable any            `json:"unschedulable,omitzero"` // as written; absent when unset
+	Allocatable   map[string]any `json:"allocatable,omitzero"`   // as written; absent when unknown
 }
 
 // NodeObject is a node as a Kubernetes Node object, with the fields
 // placement reads. Fields the node does not set are absent, as in the
 // manifest.
 type NodeObject struct {
-	APIVersion string   `json:"apiVersion"`
-	Kind       string   `json:"kind"`
-	Metadata   NodeMeta `json:"metadata"`
-	Spec       NodeSpec `json:"spec"`
+	APIVersion string     `json:"apiVersion"`
+	Kind       string     `json:"kind"`
+	Metadata   NodeMeta   `json:"metadata"`
+	Spec       NodeSpec   `json:"spec"`
+	Status     NodeStatus `json:"status,omitzero"`
+}
+
+// NodeStatus is the status of a NodeObject: what the node allocates.
+type NodeStatus struct {
+	Allocatable map[string]any `json:"allocatable,omitzero"`
 }
 
 // NodeMeta is the metadata of a NodeObject.
@@ -84,6 +93,7 @@ func (n *Node) object() NodeObject {
 		APIVersion: "v1", Kind: "Node",
 		Metadata: NodeMeta{Name: n.Name, Labels: n.Labels},
 		Spec:     NodeSpec{Taints: n.Taints, Unschedulable: n.Unschedulable},
+		Status:   NodeStatus{Allocatable: n.Allocatable},
 	}
 }
 
@@ -93,7 +103,7 @@ func (inv *Inventory) Data() *Data {
 	var labelSets, taintSets, taints distinct
 	for _, p := range inv.Pools {
 		first := p.Nodes[0]
-		rep := (&Node{Labels: p.Labels, Taints: first.Taints, Unschedulable: first.Unschedulable}).object()
+		rep := (&Node{Labels: p.Labels, Taints: first.Taints, Unschedulable: first.Unschedulable, Allocatable: first.Allocatable}).object()
 		pool := PoolData{
 			Name: p.Name, Node: rep,
 			Varying:  append([]string{}, p.Varying...),
@@ -152,7 +162,7 @@ func matchable(t any) any {
 // taintSet is a node's taints as indexes into the inventory's distinct
 // taints, with its cordoning.
 func taintSet(n *Node, taints *distinct) TaintSet {
-	set := TaintSet{Taints: make([]int, 0, len(n.Taints)), Unschedulable: n.Unschedulable}
+	set := TaintSet{Taints: make([]int, 0, len(n.Taints)), Unschedulable: n.Unschedulable, Allocatable: n.Allocatable}
 	for _, t := range n.Taints {
 		set.Taints = append(set.Taints, taints.index(matchable(t)))
 	}

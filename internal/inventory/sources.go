@@ -13,8 +13,8 @@ import (
 func IsNode(apiVersion, kind string) bool { return apiVersion == "v1" && kind == "Node" }
 
 // FromManifest is the node a Node object of a manifest defines. Only what
-// placement reads is kept (name, labels, taints, unschedulable) with the
-// positions of those fields, so the parsed document can be dropped: a
+// placement reads is kept (name, labels, taints, unschedulable, allocatable)
+// with the positions of those fields, so the parsed document can be dropped: a
 // kubectl get nodes dump of a large cluster is mostly status.
 func FromManifest(file string, obj manifest.Object) (*Node, error) {
 	n := &Node{Name: obj.Name, Pos: locate(file, obj.Node, nil)}
@@ -67,6 +67,17 @@ func FromManifest(file string, obj manifest.Object) (*Node, error) {
 		return nil, err
 	}
 	n.Unschedulable = data
+	// The scheduler reads status.allocatable; a hand-written node may give
+	// only its capacity.
+	for _, from := range []string{"allocatable", "capacity"} {
+		if _, data, err = field("status", from); err != nil {
+			return nil, err
+		}
+		if m, ok := data.(map[string]any); ok {
+			n.Allocatable = m
+			break
+		}
+	}
 	return n, nil
 }
 

@@ -234,7 +234,7 @@ func (c cell) String() string {
 // shortReason names the blocking filters briefly, for the text matrix.
 var shortReason = map[string]string{
 	"node-name": "name", "node-selector": "selector", "node-affinity": "affinity",
-	"taint": "taint", "unschedulable": "cordoned",
+	"taint": "taint", "unschedulable": "cordoned", "resources": "resources",
 }
 
 type row struct {
@@ -401,7 +401,7 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 	tw.Flush()
 
 	fmt.Fprintln(w, "\n✓ fits every node of the pool · n/m fits n of its m nodes · ✗ fits none, for the reason that blocks most of them:")
-	fmt.Fprintln(w, "name (nodeName), selector (nodeSelector), affinity (required node affinity), taint (an untolerated taint), cordoned")
+	fmt.Fprintln(w, "name (nodeName), selector (nodeSelector), affinity (required node affinity), taint (an untolerated taint), cordoned, resources (requests beyond what a node allocates)")
 	if folded > 0 {
 		fmt.Fprintf(w, "%d pools are folded into the last column (nodes the pods fit there / all): see --format markdown or json for every pool.\n", folded)
 	}
@@ -414,7 +414,7 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 			fmt.Fprintln(w, "  "+l)
 		}
 	}
-	fmt.Fprintln(w, "\nNot modelled: resources, pod (anti-)affinity, topology spread, volumes.")
+	fmt.Fprintln(w, "\nNot modelled: pod (anti-)affinity, topology spread, volumes, DRA, other pods already on the nodes.")
 	return nil
 }
 
@@ -491,7 +491,7 @@ func writeScheduleMarkdown(w io.Writer, out *lint.Outcome) error {
 			fmt.Fprintln(w, "- "+mdEscape(l))
 		}
 	}
-	fmt.Fprintln(w, "\n_Not modelled: resources, pod (anti-)affinity, topology spread, volumes._")
+	fmt.Fprintln(w, "\n_Not modelled: pod (anti-)affinity, topology spread, volumes, DRA, other pods already on the nodes._")
 	return nil
 }
 
