@@ -321,7 +321,10 @@ _cordon_verdict(p, spec, allocatable) := {"reason": "unschedulable", "detail": "
 # _resource_verdict is NodeResourcesFit on a node that allocates
 # allocatable (reference §10.3): the pod count first, then each resource the
 # pod requests; a node that says nothing of its resources is not judged.
+# A DaemonSet's DESIRED counts the nodes too small for its pods (the
+# controller does not look at resources, §13): they are not judged here.
 _resource_verdict(p, allocatable) := {"reason": "resources", "detail": short[0]} if {
+	not p.daemonset
 	is_object(allocatable)
 	short := _shortfalls(p.requests, allocatable)
 	count(short) > 0

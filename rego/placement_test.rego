@@ -333,3 +333,10 @@ test_resources_on_named_nodes if {
 	v[0].groups == [[[1], {"reason": "resources", "detail": "request memory 8Gi: the node allocates 5Gi"}]]
 	placement.eligible == 0 with input as w with data.dslint.inventory as _sized
 }
+
+# A DaemonSet's DESIRED counts the nodes too small for its pods, as the
+# controller does (reference §13): resources do not take them away.
+test_daemonset_desired_ignores_resources if {
+	w := object.union(_asking({"cpu": "8"}, {}), {"kind": "DaemonSet"})
+	placement.eligible == 5 with input as w with data.dslint.inventory as _sized
+}

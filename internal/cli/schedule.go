@@ -29,6 +29,8 @@ NodeResourcesFit on an empty node: what each pod requests (containers,
 init containers and sidecars, pod-level requests, overhead; a limit stands
 in for a missing request) against the node's status.allocatable (else
 status.capacity; a node that gives neither is not judged on resources).
+A DaemonSet's DESIRED counts nodes too small for its pods, as the
+controller does: its pods stay Pending there.
 Not modelled: pod affinity and anti-affinity, topology spread constraints,
 volumes, host ports, DRA, and the pods already running on the nodes.`
 

@@ -18,6 +18,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -143,6 +144,84 @@ type poolPlan struct {
 	taints   []v1.Taint
 	cordoned bool
 	zoned    bool
+	// allocatable is what the pool's nodes allocate, nil for nodes that say
+	// nothing of it; inCapacity writes it as status.capacity instead.
+	allocatable v1.ResourceList
+	inCapacity  bool
+}
+
+// genAllocatable is what a node allocates: sizes of the resources the
+// generated pods request, now and then without pods (no pod fits) or
+// without a resource (none of it).
+func genAllocatable(s *src) v1.ResourceList {
+	l := v1.ResourceList{}
+	if !s.chance(8) {
+		l[v1.ResourcePods] = resource.MustParse(pickOf(s, []string{"110", "110", "3", "1", "0"}))
+	}
+	for _, r := range []struct{ name, sizes string }{
+		{"cpu", "1930m 4 32 500m"},
+		{"memory", "5Gi 16Gi 120Gi 512Mi"},
+		{"ephemeral-storage", "20Gi 100Gi"},
+		{"nvidia.com/gpu", "1 8 0"},
+		{"hugepages-2Mi", "1Gi 0"},
+	} {
+		if !s.chance(5) || r.name == "cpu" && s.chance(2) {
+			l[v1.ResourceName(r.name)] = resource.MustParse(pickOf(s, strings.Fields(r.sizes)))
+		}
+	}
+	return l
+}
+
+// genPodResources gives some of the pod's containers requests and limits,
+// and now and then init containers, sidecars, pod-level requests or
+// overhead, sized around the generated nodes.
+func genPodResources(s *src, spec *v1.PodSpec) {
+	amount := func(name string) resource.Quantity {
+		sizes := map[string]string{
+			"cpu":               "100m 1 2 4 33",
+			"memory":            "128Mi 1Gi 6Gi 16Gi",
+			"ephemeral-storage": "1Gi 50Gi",
+			"nvidia.com/gpu":    "1 2 8 16",
+			"hugepages-2Mi":     "2Mi 2Gi",
+			"example.com/foo":   "1",
+		}[name]
+		return resource.MustParse(pickOf(s, strings.Fields(sizes)))
+	}
+	list := func() v1.ResourceList {
+		l := v1.ResourceList{}
+		for range s.intn(3) {
+			name := pickOf(s, []string{"cpu", "cpu", "memory", "memory", "ephemeral-storage", "nvidia.com/gpu", "hugepages-2Mi", "example.com/foo"})
+			l[v1.ResourceName(name)] = amount(name)
+		}
+		return l
+	}
+	requirements := func() v1.ResourceRequirements {
+		r := v1.ResourceRequirements{}
+		if s.chance(2) {
+			r.Requests = list()
+		}
+		if s.chance(3) {
+			r.Limits = list()
+		}
+		return r
+	}
+	for i := range spec.Containers {
+		spec.Containers[i].Resources = requirements()
+	}
+	for range s.intn(3) {
+		c := v1.Container{Name: fmt.Sprintf("init%d", len(spec.InitContainers)), Image: "busybox", Resources: requirements()}
+		if s.chance(2) {
+			always := v1.ContainerRestartPolicyAlways
+			c.RestartPolicy = &always
+		}
+		spec.InitContainers = append(spec.InitContainers, c)
+	}
+	if s.chance(8) {
+		spec.Resources = &v1.ResourceRequirements{Requests: v1.ResourceList{"cpu": amount("cpu")}}
+	}
+	if s.chance(8) {
+		spec.Overhead = v1.ResourceList{"cpu": resource.MustParse("250m")}
+	}
 }
 
 // addTaint adds a taint unless the list has one with its key and effect
@@ -199,6 +278,10 @@ func genPoolPlan(s *src, name string) poolPlan {
 	for range s.intn(3) {
 		p.taints = addTaint(p.taints, genTaintForNode(s))
 	}
+	if !s.chance(4) {
+		p.allocatable = genAllocatable(s)
+		p.inCapacity = s.chance(6)
+	}
 	p.cordoned = s.chance(6)
 	if p.cordoned && s.chance(2) {
 		p.taints = addTaint(p.taints, v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule})
@@ -241,8 +324,15 @@ func genCluster(s *src) []*v1.Node {
 			}
 			node.Spec.Taints = slices.Clone(p.taints)
 			node.Spec.Unschedulable = p.cordoned
+			if p.inCapacity {
+				node.Status.Capacity = p.allocatable.DeepCopy()
+			} else {
+				node.Status.Allocatable = p.allocatable.DeepCopy()
+			}
 			if s.chance(8) { // this node differs from its pool
-				switch s.intn(4) {
+				switch s.intn(5) {
+				case 4:
+					node.Status.Allocatable = genAllocatable(s)
 				case 0:
 					k, v := genPoolLabel(s)
 					node.Labels[k] = v
@@ -289,6 +379,19 @@ func nodeObject(s *src, n *v1.Node) map[string]any {
 	if len(spec) > 0 || s.chance(2) {
 		obj["spec"] = spec
 	}
+	status := map[string]any{}
+	for field, l := range map[string]v1.ResourceList{"allocatable": n.Status.Allocatable, "capacity": n.Status.Capacity} {
+		if len(l) > 0 {
+			m := map[string]any{}
+			for name, q := range l {
+				m[string(name)] = q.String()
+			}
+			status[field] = m
+		}
+	}
+	if len(status) > 0 {
+		obj["status"] = status
+	}
 	return obj
 }
 
@@ -333,6 +436,9 @@ func genPlacementSpec(s *src, nodes []*v1.Node, kind string) v1.PodSpec {
 		default:
 			spec.NodeName = nodes[s.intn(len(nodes))].Name
 		}
+	}
+	if s.chance(2) {
+		genPodResources(s, &spec)
 	}
 	if kind == "DaemonSet" {
 		spec.HostNetwork = s.chance(2)
@@ -830,7 +936,7 @@ func (pt *placementTally) disagreement() bool {
 	return false
 }
 
-var blockReasons = []string{"node-name", "node-selector", "node-affinity", "taint", "unschedulable"}
+var blockReasons = []string{"node-name", "node-selector", "node-affinity", "taint", "unschedulable", "resources"}
 
 // checkPlacementCase runs dslint on the case and compares every workload
 // and node with the oracle.

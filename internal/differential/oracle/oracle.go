@@ -10,9 +10,11 @@ package oracle
 import (
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
+	resourcehelper "k8s.io/component-helpers/resource"
 	corev1 "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 )
@@ -138,7 +140,8 @@ func For(kind string, spec *v1.PodSpec) func(node *v1.Node) (bool, string) {
 		}
 	}
 	tols := WithDefaultTolerationSeconds(spec.Tolerations)
-	if spec.NodeName != "" { // kubelet admission (reference §2.4)
+	requests := podRequests(spec)
+	if spec.NodeName != "" { // kubelet admission (reference §2.4, §10.5)
 		return func(node *v1.Node) (bool, string) {
 			if spec.NodeName != node.Name {
 				return false, "node-name: nodeName names another node"
@@ -149,10 +152,11 @@ func For(kind string, spec *v1.PodSpec) func(node *v1.Node) (bool, string) {
 			if taint, bad := corev1.FindMatchingUntoleratedTaint(discard, node.Spec.Taints, tols, noExecute, gate); bad {
 				return false, "taint: untolerated NoExecute taint " + taint.ToString() + " (kubelet admission)"
 			}
-			return true, ""
+			return fitsResources(requests, node)
 		}
 	}
-	// The scheduler: NodeUnschedulable, TaintToleration, NodeAffinity.
+	// The scheduler: NodeUnschedulable, TaintToleration, NodeAffinity,
+	// NodeResourcesFit.
 	return func(node *v1.Node) (bool, string) {
 		if node.Spec.Unschedulable && !corev1.TolerationsTolerateTaint(discard, tols, &v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}, gate) {
 			return false, "unschedulable: the node is cordoned and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule"
@@ -160,6 +164,75 @@ func For(kind string, spec *v1.PodSpec) func(node *v1.Node) (bool, string) {
 		if taint, bad := corev1.FindMatchingUntoleratedTaint(discard, node.Spec.Taints, tols, doNotSchedule, gate); bad {
 			return false, "taint: untolerated taint " + taint.ToString()
 		}
-		return affinity(node)
+		if ok, why := affinity(node); !ok {
+			return false, why
+		}
+		return fitsResources(requests, node)
 	}
+}
+
+// podRequests is what the scheduler reads of a pod's requests (reference
+// §10.1-§10.2): each container's requests defaulted from its limits, as
+// the API server's SetDefaults_Pod does for the pods a template makes, then
+// component-helpers' PodRequests with pod-level resources on.
+func podRequests(spec *v1.PodSpec) v1.ResourceList {
+	pod := &v1.Pod{Spec: *spec.DeepCopy()}
+	for _, cs := range [][]v1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+		for i := range cs {
+			r := &cs[i].Resources
+			for name, limit := range r.Limits {
+				if _, ok := r.Requests[name]; !ok {
+					if r.Requests == nil {
+						r.Requests = v1.ResourceList{}
+					}
+					r.Requests[name] = limit.DeepCopy()
+				}
+			}
+		}
+	}
+	return resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+}
+
+// fitsResources is NodeResourcesFit's fitsRequest on an empty node
+// (pkg/scheduler/framework/plugins/noderesources/fit.go l.678-765, not
+// importable here; reference §10.3): room for one pod, then cpu in
+// millicores and memory, ephemeral-storage and the scalar resources in
+// units, each request against what the node allocates (0 where it names
+// nothing). dslint reads status.capacity where a node gives no
+// status.allocatable, and does not judge a node that gives neither; so
+// does the oracle.
+func fitsResources(requests v1.ResourceList, node *v1.Node) (bool, string) {
+	allocatable := node.Status.Allocatable
+	if len(allocatable) == 0 {
+		allocatable = node.Status.Capacity
+	}
+	if len(allocatable) == 0 {
+		return true, ""
+	}
+	if pods := allocatable[v1.ResourcePods]; pods.Value() < 1 {
+		return false, "resources: Too many pods"
+	}
+	for name, q := range requests {
+		var want, has int64
+		a := allocatable[name]
+		switch {
+		case name == v1.ResourceCPU:
+			want, has = q.MilliValue(), a.MilliValue()
+		case name == v1.ResourceMemory || name == v1.ResourceEphemeralStorage || isScalar(name):
+			want, has = q.Value(), a.Value()
+		default:
+			continue // the scheduler drops names it does not count
+		}
+		if want > 0 && want > has {
+			return false, "resources: Insufficient " + string(name)
+		}
+	}
+	return true, ""
+}
+
+// isScalar is schedutil.IsScalarResourceName for the names the generators
+// use: extended resources and kubernetes.io/ names (a "/"), hugepages and
+// attachable volumes.
+func isScalar(name v1.ResourceName) bool {
+	return strings.Contains(string(name), "/") || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix) || strings.HasPrefix(string(name), "attachable-volumes-")
 }
