@@ -194,7 +194,7 @@ func (rc *runConfig) apply(c *config.Config, failOnSet bool) error {
 	rc.cluster.FeatureGates = c.FeatureGates
 	rc.cluster.KubernetesVersion = c.KubernetesVersion
 	for _, p := range c.Pools {
-		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, Pos: p.Pos}
+		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, Allocatable: p.Allocatable, Pos: p.Pos}
 		for _, t := range p.Taints {
 			spec.Taints = append(spec.Taints, inventory.TaintSpec{Key: t.Key, Value: t.Value, Effect: t.Effect, Pos: t.Pos})
 		}

@@ -64,7 +64,10 @@ type Pool struct {
 	Count  int // 1 when not written
 	Labels map[string]string
 	Taints []Taint
-	Pos    manifest.Pos // the pool's item in the pools sequence
+	// Allocatable is what each node of the pool offers pods, quantities as
+	// written ("32", 256Gi); nil when not written.
+	Allocatable map[string]string
+	Pos         manifest.Pos // the pool's item in the pools sequence
 }
 
 // Taint is a taint of every node of a pool.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -68,7 +69,7 @@ func TestLoadErrors(t *testing.T) {
 		{"pool not a mapping", "pools: [gpu]\n", []string{
 			`.dslint.yaml:1:9: pools[0]: expected a mapping, got string "gpu"`}},
 		{"pool unknown key", "pools:\n  - name: gpu\n    lables: {a: b}\n", []string{
-			`.dslint.yaml:3:5: pools[0]: unknown key "lables" (known: name, count, labels, taints)`}},
+			`.dslint.yaml:3:5: pools[0]: unknown key "lables" (known: name, count, labels, taints, allocatable)`}},
 		{"label value type", "pools: [{name: gpu, labels: {tier: 1, empty: }}]\n", []string{
 			`.dslint.yaml:1:36: pools[0].labels.tier: expected a string, got integer 1 (quote it: "1")`}},
 		{"taint effect", "pools:\n  - name: gpu\n    taints: [{key: hw, value: gpu, effect: NoSchedul}]\n", []string{
@@ -534,4 +535,20 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPoolAllocatable: a pool's allocatable keeps each quantity as written,
+// a number as its text; a value that is neither is an error.
+func TestPoolAllocatable(t *testing.T) {
+	c, err := loadText(t, "pools:\n  - name: gpu\n    allocatable: {cpu: 32, memory: 256Gi, nvidia.com/gpu: \"8\", storage: 1.5}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"cpu": "32", "memory": "256Gi", "nvidia.com/gpu": "8", "storage": "1.5"}
+	if len(c.Pools) != 1 || !maps.Equal(c.Pools[0].Allocatable, want) {
+		t.Errorf("pools = %+v, want allocatable %v", c.Pools, want)
+	}
+	if _, err := loadText(t, "pools:\n  - name: gpu\n    allocatable: {cpu: [32]}\n"); err == nil || !strings.Contains(err.Error(), "pools[0].allocatable.cpu: expected a string") {
+		t.Errorf("allocatable cpu: [32]: %v, want an error naming the field", err)
+	}
 }

@@ -14,7 +14,7 @@ import (
 var topKeys = []string{"failOn", "rules", "systemTaints", "nodes", "pools", "kubernetesVersion", "featureGates", "exclude", "policies"}
 
 var (
-	poolKeys  = []string{"name", "count", "labels", "taints"}
+	poolKeys  = []string{"name", "count", "labels", "taints", "allocatable"}
 	taintKeys = []string{"key", "value", "effect"}
 )
 

@@ -45,6 +45,8 @@ func (d *decoder) pool(n, raw *yaml.Node, path []any) (p Pool, nameNode *yaml.No
 			p.Labels = d.labels(f.value, fpath)
 		case "taints":
 			p.Taints = d.taints(f.value, fpath)
+		case "allocatable":
+			p.Allocatable = d.quantities(f.value, fpath)
 		}
 	}
 	if n.Kind == yaml.MappingNode && nameNode == nil {
@@ -78,6 +80,26 @@ func (d *decoder) labels(n *yaml.Node, path []any) map[string]string {
 		}
 		if v, ok := d.str(p.value, lpath); ok {
 			out[p.name] = v
+		}
+	}
+	return out
+}
+
+// quantities decodes a mapping of resource names to quantities, each a
+// string or a number as written (cpu: 32); whether a quantity is one
+// Kubernetes reads is the inventory's to judge, like labels.
+func (d *decoder) quantities(n *yaml.Node, path []any) map[string]string {
+	out := map[string]string{}
+	for _, p := range d.mapping(n, path) {
+		qpath := with(path, p.name)
+		d.record(qpath, p.key)
+		switch v := p.value; {
+		case v.Kind == yaml.ScalarNode && (v.ShortTag() == "!!int" || v.ShortTag() == "!!float"):
+			out[p.name] = v.Value
+		default:
+			if s, ok := d.str(v, qpath); ok {
+				out[p.name] = s
+			}
 		}
 	}
 	return out

@@ -49,13 +49,16 @@ const starter = `# dslint configuration.
 
 # Node pools, when there is no inventory to export: each pool is count
 # identical nodes with these labels and taints (effect: NoSchedule,
-# PreferNoSchedule or NoExecute).
+# PreferNoSchedule or NoExecute), and optionally what each node allocates to
+# pods (pods: 110 unless given; without allocatable, resources are not
+# judged).
 #pools:
 #  - name: gpu
 #    count: 3
 #    labels: {hw-type: gpu}
 #    taints:
 #      - {key: hw-type, value: gpu, effect: NoSchedule}
+#    allocatable: {cpu: "32", memory: 256Gi, nvidia.com/gpu: "8"}
 
 # The Kubernetes version the manifests are deployed to, 1.20 to 1.36 (the
 # default is the newest). Quote it: YAML reads 1.30 unquoted as 1.3. The

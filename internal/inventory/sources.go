@@ -99,11 +99,12 @@ func lookupPath(n *yaml.Node, path []any) *yaml.Node {
 
 // PoolSpec is a pool of identical nodes declared in the config.
 type PoolSpec struct {
-	Name   string
-	Count  int
-	Labels map[string]string
-	Taints []TaintSpec
-	Pos    manifest.Pos // the pool's item in the config
+	Name        string
+	Count       int
+	Labels      map[string]string
+	Taints      []TaintSpec
+	Allocatable map[string]string // nil: not declared, resources not judged
+	Pos         manifest.Pos      // the pool's item in the config
 }
 
 // TaintSpec is one taint of a declared pool, with its position.
@@ -113,9 +114,18 @@ type TaintSpec struct {
 }
 
 // FromPool is the nodes of a declared pool: Count nodes named <name>-1 ...
-// with the pool's labels and taints, plus the labels the kubelet gives every
-// node (kubernetes.io/hostname, and kubernetes.io/os: linux unless set).
+// with the pool's labels, taints and allocatable resources, plus the labels
+// the kubelet gives every node (kubernetes.io/hostname, and
+// kubernetes.io/os: linux unless set). A declared allocatable without pods
+// allocates the kubelet's default 110 (maxPods).
 func FromPool(p PoolSpec) []*Node {
+	var allocatable map[string]any
+	if p.Allocatable != nil {
+		allocatable = map[string]any{"pods": "110"}
+		for k, v := range p.Allocatable {
+			allocatable[k] = v
+		}
+	}
 	var taints []any
 	for _, t := range p.Taints {
 		taint := map[string]any{"key": t.Key, "effect": t.Effect}
@@ -140,7 +150,7 @@ func FromPool(p PoolSpec) []*Node {
 			labels[k] = v
 		}
 		nodes = append(nodes, &Node{
-			Name: name, Labels: labels, Taints: taints,
+			Name: name, Labels: labels, Taints: taints, Allocatable: allocatable,
 			Pos: p.Pos, Locate: locate, Pool: p.Name,
 		})
 	}
