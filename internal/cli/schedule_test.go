@@ -34,12 +34,13 @@ func TestScheduleExampleCluster(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Version != 1 || len(doc.Nodes) != 11 || len(doc.Placements) != 12 {
-		t.Fatalf("version %d, %d nodes, %d placements; want 1, 11, 12", doc.Version, len(doc.Nodes), len(doc.Placements))
+	if doc.Version != 1 || len(doc.Nodes) != 11 || len(doc.Placements) != 13 {
+		t.Fatalf("version %d, %d nodes, %d placements; want 1, 11, 13", doc.Version, len(doc.Nodes), len(doc.Placements))
 	}
 	want := map[string][]string{
 		"cert-manager":         {},
 		"nightly-report":       {},
+		"finetune-llm":         {}, // 4 GPUs; each GPU node allocates 1
 		"nvidia-device-plugin": {"gpu-1", "gpu-2"},
 		"fluent-bit":           {"general-1", "general-2", "general-3", "general-4"}, // DaemonSets ignore cordoning
 		"web":                  {"general-1", "general-2", "general-3"},
@@ -52,6 +53,13 @@ func TestScheduleExampleCluster(t *testing.T) {
 		}
 		if len(p.Eligible)+len(p.Blocked) != 11 {
 			t.Errorf("%s: %d eligible + %d blocked, want 11 nodes", p.Object.Name, len(p.Eligible), len(p.Blocked))
+		}
+		if p.Object.Name == "finetune-llm" {
+			for _, b := range p.Blocked {
+				if strings.HasPrefix(b.Node, "gpu-") && (b.Reason != "resources" || b.Detail != "request nvidia.com/gpu 4: the node allocates 1") {
+					t.Errorf("finetune-llm on %s: %s %q, want the GPU request", b.Node, b.Reason, b.Detail)
+				}
+			}
 		}
 		if p.Object.Name == "cert-manager" {
 			for _, b := range p.Blocked {
@@ -69,7 +77,8 @@ func TestScheduleText(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	wantAll(t, "matrix", out, []string{
-		"12 workloads on 11 nodes in 6 pools",
+		"13 workloads on 11 nodes in 6 pools",
+		"ml/finetune-llm                         Job          0      -        ✗ selector  ✗ resources",
 		"general (cordoned)",
 		"logging/fluent-bit                      DaemonSet    4      4",
 		"Workloads that fit no node (dslint lint says why in full):",
