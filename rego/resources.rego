@@ -28,58 +28,58 @@ _places("cpu") := 3
 
 _places(name) := 0 if name != "cpu"
 
-# _pod(spec) is the pod's requests in billionths, before rounding.
-_pod(spec) := {name: n |
-	some name in _names(spec)
-	n := _base(spec, name) + _overhead(spec, name)
+# _pod(spec) is the pod's requests in billionths, before rounding. Each
+# container is read once (_stated); the sums and peaks work on what they
+# state, small maps, not on the containers.
+_pod(spec) := _combine(containers, inits, _pod_level(spec), overhead) if {
+	containers := [_stated(c) | some c in _list(object.get(spec, "containers", []))]
+	inits := [[_stated(c), _restart_policy(c)] | some c in _list(object.get(spec, "initContainers", []))]
+	overhead := {name: _nano(q) |
+		some name, q in _object(object.get(spec, "overhead", {}))
+		_counted(name)
+	}
 }
+
+_combine(containers, inits, levels, overhead) := {name: n |
+	some name in _names(containers, inits, levels, overhead)
+	n := _base(containers, inits, levels, name) + object.get(overhead, name, 0)
+}
+
+# _names are the resources the pod names anywhere.
+_names(containers, inits, levels, overhead) := ({name |
+	some c in array.concat(containers, [c | some [c, _] in inits])
+	some name in object.keys(c)
+} | object.keys(overhead)) | object.keys(levels)
 
 # _base is the pod-level request where there is one, the containers'
-# aggregate otherwise.
-_base(spec, name) := n if {
-	n := _pod_level(spec)[name]
-} else := _aggregate(spec, name)
+# aggregate otherwise: the larger of the containers' and sidecars' sum and
+# the most an init container needs.
+_base(_, _, levels, name) := levels[name]
 
-# _names are the resources the pod names anywhere, of the kinds the
-# scheduler counts.
-_names(spec) := ({name |
-	some c in array.concat(_list(object.get(spec, "containers", [])), _list(object.get(spec, "initContainers", [])))
-	some name, _ in _stated(c)
-} | {name |
-	some name, _ in _object(object.get(spec, "overhead", {}))
-	_counted(name)
-}) | {name |
-	some name, _ in _pod_level(spec)
+_base(containers, inits, levels, name) := max([_sum(containers, inits, name), _init_peak(inits, name)]) if {
+	not levels[name]
 }
 
-# _aggregate is the larger of the containers' and sidecars' sum and the
-# most an init container needs.
-_aggregate(spec, name) := max([_sum(spec, name), _init_peak(spec, name)])
-
-_sum(spec, name) := sum([n | some c in _list(object.get(spec, "containers", [])); n := _request(c, name)]) + _sidecars_before(spec, count(_list(object.get(spec, "initContainers", []))), name)
+_sum(containers, inits, name) := sum([object.get(c, name, 0) | some c in containers]) + _sidecars_before(inits, count(inits), name)
 
 # _init_peak is what the init container that needs most needs: a plain one
 # its own requests plus the sidecars started before it, a sidecar those
 # started up to it.
-_init_peak(spec, name) := max(array.concat([0], [need |
-	some i, c in _list(object.get(spec, "initContainers", []))
-	need := _sidecars_before(spec, i, name) + _request(c, name)
+_init_peak(inits, name) := max(array.concat([0], [need |
+	some i, [c, _] in inits
+	need := _sidecars_before(inits, i, name) + object.get(c, name, 0)
 ]))
 
-_sidecars_before(spec, i, name) := sum([_request(c, name) |
-	some j, c in _list(object.get(spec, "initContainers", []))
+_sidecars_before(inits, i, name) := sum([object.get(c, name, 0) |
+	some j, [c, "Always"] in inits
 	j < i
-	_sidecar(c)
 ])
 
-_sidecar(c) if object.get(_object(c), "restartPolicy", "") == "Always"
+# A sidecar is an init container with restartPolicy Always.
+_restart_policy(c) := object.get(_object(c), "restartPolicy", "")
 
-# _request(c, name) is what container c requests of name, in billionths: its
-# request, or its limit when it states none; 0 when it states neither, or a
-# quantity Kubernetes would refuse.
-_request(c, name) := object.get(_stated(c), name, 0)
-
-# _stated(c) are container c's requests by name, its limits filling in.
+# _stated(c) are container c's requests by name, in billionths, its limits
+# filling in; 0 for a quantity Kubernetes would refuse.
 _stated(c) := {name: n |
 	some name, q in object.union(_object(object.get(_object(c), ["resources", "limits"], {})), _object(object.get(_object(c), ["resources", "requests"], {})))
 	_counted(name)
@@ -96,8 +96,6 @@ _pod_level(spec) := {name: _nano(q) |
 _pod_level_resource(name) if name in {"cpu", "memory"}
 
 _pod_level_resource(name) if startswith(name, "hugepages-")
-
-_overhead(spec, name) := _nano(object.get(_object(object.get(spec, "overhead", {})), name, 0))
 
 # _counted(name) holds for the resources NodeResourcesFit counts: cpu,
 # memory, ephemeral-storage and the scalar resources (extended resources,

@@ -159,6 +159,9 @@ func (c *Compiled) NewRun(ctx context.Context, settings RunSettings) (*Run, erro
 	run := &Run{rules: c}
 	if !settings.Inventory.Empty() {
 		run.inventory = settings.Inventory.Data()
+		if err := c.allocate(ctx, run.inventory); err != nil {
+			return nil, err
+		}
 	}
 	data, err := ast.InterfaceToValue(map[string]any{"dslint": struct {
 		Cluster   Cluster         `json:"config"`
@@ -184,6 +187,42 @@ func (c *Compiled) NewRun(ctx context.Context, settings RunSettings) (*Run, erro
 		}
 	}
 	return run, nil
+}
+
+// allocate fills in what each taint set of the inventory allocates in the
+// scheduler's units (rego/placement.rego: allocated_units), once per run: placement
+// compares every workload's requests with them.
+func (c *Compiled) allocate(ctx context.Context, inv *inventory.Data) error {
+	var sets []any
+	var at []int
+	for i, ts := range inv.TaintSets {
+		if ts.Allocatable != nil {
+			sets = append(sets, ts.Allocatable)
+			at = append(at, i)
+		}
+	}
+	if len(sets) == 0 {
+		return nil
+	}
+	pq, err := prepare(ctx, "x := [data.dslint.lib.placement.allocated_units(a) | some a in input]", c.compiler, inmem.New())
+	if err != nil {
+		return err
+	}
+	rs, err := pq.Eval(ctx, rego.EvalInput(sets))
+	if err != nil {
+		return fmt.Errorf("evaluate allocatable: %w", err)
+	}
+	if len(rs) != 1 {
+		return fmt.Errorf("evaluate allocatable: %d results", len(rs))
+	}
+	units, _ := rs[0].Bindings["x"].([]any)
+	if len(units) != len(at) {
+		return fmt.Errorf("evaluate allocatable: %d results for %d taint sets", len(units), len(at))
+	}
+	for k, i := range at {
+		inv.TaintSets[i].Allocated, _ = units[k].(map[string]any)
+	}
+	return nil
 }
 
 func prepare(ctx context.Context, query string, compiler *ast.Compiler, store storage.Store) (rego.PreparedEvalQuery, error) {

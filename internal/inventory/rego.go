@@ -57,6 +57,9 @@ type TaintSet struct {
 	Taints        []int          `json:"taints"`
 	Unschedulable any            `json:"unschedulable,omitzero"` // as written; absent when unset
 	Allocatable   map[string]any `json:"allocatable,omitzero"`   // as written; absent when unknown
+	// Allocated is Allocatable in the units of the scheduler, worked out
+	// once per run by the engine with the library (placement.allocated_units).
+	Allocated map[string]any `json:"allocated,omitzero"`
 }
 
 // NodeObject is a node as a Kubernetes Node object, with the fields
