@@ -102,6 +102,21 @@ pod_selected_pools(pod) := {i | some i in _given(pod).selected_pools} if {
 	not _may_treat_nodes_apart(p)
 }
 
+# pod_pending_in(pod) are the pools whose nodes count in a DaemonSet pod's
+# DESIRED but are too small for it (reference §13): {pool index: what the
+# nodes lack first}. The controller creates a pod for each such node, pinned
+# to it, and the scheduler never places it: it stays Pending. Empty for
+# other pods, whose placement already leaves such nodes out.
+pod_pending_in(pod) := {i: short[0] |
+	pod.daemonset
+	requests := resources.requests(pod.spec)
+	some i, _ in pod_eligible_in(pod)
+	set := data.dslint.inventory.taint_sets[pools[i].taint_set]
+	is_object(set.allocatable)
+	short := _shortfalls(requests, _set_units(set))
+	count(short) > 0
+}
+
 # node_verdict(pod, node) is {"fits": true} when the pod can land on the
 # Node object, otherwise the first filter that blocks it, in the order
 # node-name, node-selector, node-affinity, taint, unschedulable, resources:
