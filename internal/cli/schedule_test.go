@@ -34,8 +34,8 @@ func TestScheduleExampleCluster(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Version != 1 || len(doc.Nodes) != 11 || len(doc.Placements) != 13 {
-		t.Fatalf("version %d, %d nodes, %d placements; want 1, 11, 13", doc.Version, len(doc.Nodes), len(doc.Placements))
+	if doc.Version != 1 || len(doc.Nodes) != 11 || len(doc.Placements) != 14 {
+		t.Fatalf("version %d, %d nodes, %d placements; want 1, 11, 14", doc.Version, len(doc.Nodes), len(doc.Placements))
 	}
 	want := map[string][]string{
 		"cert-manager":         {},
@@ -77,7 +77,7 @@ func TestScheduleText(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	wantAll(t, "matrix", out, []string{
-		"13 workloads on 11 nodes in 6 pools",
+		"14 workloads on 11 nodes in 6 pools",
 		"ml/finetune-llm                         Job          0      -        ✗ selector  ✗ resources",
 		"general (cordoned)",
 		"logging/fluent-bit                      DaemonSet    4      4",
