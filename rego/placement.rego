@@ -102,6 +102,74 @@ pod_selected_pools(pod) := {i | some i in _given(pod).selected_pools} if {
 	not _may_treat_nodes_apart(p)
 }
 
+# pod_room_in(pod) is, for each pool where the pod can land, how many of
+# its pods the pool holds on an empty cluster: {pool index: {"nodes": the
+# eligible nodes, "each": pods per node, "by": what limits them}}. A node
+# holds as many as its allocatable has room for (pods, then each requested
+# resource, reference §10.3), and one when the pods bind host ports (with
+# hostNetwork every containerPort is one, §10.2). Undefined when some pool
+# where the pod can land says nothing of its resources and no host port
+# limits the pods: the room is then unknown.
+pod_room_in(pod) := {i: room |
+	some i, n in pod_eligible_in(pod)
+	room := object.union({"nodes": n}, _room(pod, _set_units(_taint_set_of(i))))
+} if {
+	every i, _ in pod_eligible_in(pod) {
+		_judged(pod, _taint_set_of(i))
+	}
+}
+
+# _taint_set_of(i) is the taint set of pool i: its taints, cordoning and
+# allocatable.
+_taint_set_of(i) := data.dslint.inventory.taint_sets[data.dslint.inventory.pools[i].taint_set]
+
+# pod_capacity(pod) is how many pods of the pod's template the inventory
+# holds on an empty cluster: the sum of pod_room_in.
+pod_capacity(pod) := sum([n |
+	some r in pod_room_in(pod)
+	n := r.nodes * r.each
+])
+
+_judged(_, set) if is_object(set.allocatable)
+
+_judged(pod, _) if _binds_host_ports(pod.spec)
+
+# _room is how many pods a node holds, and why: the fewest of what its
+# allocatable has room for and, with host ports, one.
+_room(pod, allocated) := [o | some o in options; o.each == least][0] if {
+	options := array.concat(_by_resources(resources.requests(pod.spec), allocated), _by_ports(pod.spec))
+	least := min([o.each | some o in options])
+}
+
+_by_resources(requests, allocated) := array.concat(_by_pods(allocated), [{"each": floor(a / n), "by": sprintf("%s %s of %s", [name, _show(name, n), _show(name, a)])} |
+	some name, n in requests
+	n > 0
+	a := object.get(allocated, name, 0)
+])
+
+_by_pods(allocated) := [{"each": allocated.pods, "by": sprintf("%d pods", [allocated.pods])}] if {
+	allocated.pods
+} else := []
+
+_by_ports(spec) := [{"each": 1, "by": "host ports"}] if {
+	_binds_host_ports(spec)
+} else := []
+
+_binds_host_ports(spec) if {
+	some field in ["containers", "initContainers"]
+	some c in _list(object.get(spec, field, []))
+	some port in _list(object.get(c, "ports", []))
+	_host_port(spec, port) > 0
+}
+
+_host_port(spec, port) := port.hostPort if {
+	is_number(port.hostPort)
+	port.hostPort > 0
+} else := port.containerPort if {
+	object.get(spec, "hostNetwork", false) == true
+	is_number(port.containerPort)
+} else := 0
+
 # pod_pending_in(pod) are the pools whose nodes count in a DaemonSet pod's
 # DESIRED but are too small for it (reference §13): {pool index: what the
 # nodes lack first}. The controller creates a pod for each such node, pinned
@@ -111,7 +179,7 @@ pod_pending_in(pod) := {i: short[0] |
 	pod.daemonset
 	requests := resources.requests(pod.spec)
 	some i, _ in pod_eligible_in(pod)
-	set := data.dslint.inventory.taint_sets[pools[i].taint_set]
+	set := _taint_set_of(i)
 	is_object(set.allocatable)
 	short := _shortfalls(requests, _set_units(set))
 	count(short) > 0
