@@ -6,7 +6,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	resourcehelper "k8s.io/component-helpers/resource"
+
+	"github.com/dslint/dslint/internal/differential/oracle"
 )
 
 const (
@@ -76,28 +77,13 @@ func genRequestsCase(s *src) requestsCase {
 	return requestsCase{Spec: spec, Want: schedulerRequests(spec)}
 }
 
-// schedulerRequests is what NodeResourcesFit reads of a pod with spec:
-// the API server's defaulting of each container's requests from its limits
-// (SetDefaults_Pod, reference §10.2), PodRequests with pod-level resources
-// on, and the scheduler's units (Resource.Add: MilliValue for cpu, Value
-// for the rest, names it does not count dropped).
+// schedulerRequests is what NodeResourcesFit reads of a pod with spec
+// (oracle.PodRequests: the API server's defaulting, then PodRequests), in
+// the scheduler's units (Resource.Add: MilliValue for cpu, Value for the
+// rest, names it does not count dropped).
 func schedulerRequests(spec v1.PodSpec) map[string]int64 {
-	pod := &v1.Pod{Spec: *spec.DeepCopy()}
-	for _, cs := range [][]v1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
-		for i := range cs {
-			r := &cs[i].Resources
-			for name, limit := range r.Limits {
-				if _, ok := r.Requests[name]; !ok {
-					if r.Requests == nil {
-						r.Requests = v1.ResourceList{}
-					}
-					r.Requests[name] = limit.DeepCopy()
-				}
-			}
-		}
-	}
 	want := map[string]int64{}
-	for name, q := range resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{}) {
+	for name, q := range oracle.PodRequests(&spec) {
 		var n int64
 		switch {
 		case name == v1.ResourceCPU:

@@ -140,7 +140,7 @@ func For(kind string, spec *v1.PodSpec) func(node *v1.Node) (bool, string) {
 		}
 	}
 	tols := WithDefaultTolerationSeconds(spec.Tolerations)
-	requests := podRequests(spec)
+	requests := PodRequests(spec)
 	if spec.NodeName != "" { // kubelet admission (reference §2.4, §10.5)
 		return func(node *v1.Node) (bool, string) {
 			if spec.NodeName != node.Name {
@@ -171,11 +171,11 @@ func For(kind string, spec *v1.PodSpec) func(node *v1.Node) (bool, string) {
 	}
 }
 
-// podRequests is what the scheduler reads of a pod's requests (reference
+// PodRequests is what the scheduler reads of a pod's requests (reference
 // §10.1-§10.2): each container's requests defaulted from its limits, as
 // the API server's SetDefaults_Pod does for the pods a template makes, then
 // component-helpers' PodRequests with pod-level resources on.
-func podRequests(spec *v1.PodSpec) v1.ResourceList {
+func PodRequests(spec *v1.PodSpec) v1.ResourceList {
 	pod := &v1.Pod{Spec: *spec.DeepCopy()}
 	for _, cs := range [][]v1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
 		for i := range cs {
