@@ -144,6 +144,7 @@ _room(pod, allocated) := [o | some o in options; o.each == least][0] if {
 _by_resources(requests, allocated) := array.concat(_by_pods(allocated), [{"each": floor(a / n), "by": sprintf("%s %s of %s", [name, _show(name, n), _show(name, a)])} |
 	some name, n in requests
 	n > 0
+	_judged_resource(allocated, name)
 	a := object.get(allocated, name, 0)
 ])
 
@@ -446,6 +447,7 @@ _resource_verdict(p, allocatable) := {"reason": "resources", "detail": detail} i
 _shortfalls(requests, allocated) := array.concat(_no_room(allocated), [sprintf("request %s %s: the node allocates %s", [name, _show(name, n), _show(name, a)]) |
 	some name in _in_order(requests)
 	n := requests[name]
+	_judged_resource(allocated, name)
 	a := object.get(allocated, name, 0)
 	n > a
 ])
@@ -456,6 +458,20 @@ _no_room(allocated) := ["room for a pod: the node's allocatable names no pods"] 
 } else := ["room for a pod: the node allocates 0 pods"] if {
 	allocated.pods < 1
 } else := []
+
+# _judged_resource holds for the resources a node's allocatable is judged
+# on: every one it names, and the extended ones it does not (a node without
+# GPUs has none). kubectl names cpu, memory, ephemeral-storage and hugepages
+# on every node; an inventory written by hand, or a declared pool, that
+# leaves one out says nothing of it, and it is not judged (where the
+# scheduler would read 0).
+_judged_resource(allocated, name) if allocated[name]
+
+_judged_resource(allocated, name) if {
+	not allocated[name]
+	not name in {"cpu", "memory", "ephemeral-storage"}
+	not startswith(name, "hugepages-")
+}
 
 _units("cpu", q) := quantity.milli(q)
 

@@ -340,3 +340,15 @@ test_daemonset_desired_ignores_resources if {
 	w := object.union(_asking({"cpu": "8"}, {}), {"kind": "DaemonSet"})
 	placement.eligible == 5 with input as w with data.dslint.inventory as _sized
 }
+
+# A node that leaves cpu, memory, ephemeral-storage or hugepages out of its
+# allocatable (kubectl never does; a hand-written inventory may) is not
+# judged on them; an extended resource it does not name, it has none of.
+test_unnamed_native_resources_are_not_judged if {
+	inv := testinv.indexed({"pools": [testinv.allocating(testinv.pool("gpu", {"pool": "gpu"}, [], ["gpu-1"]), {"nvidia.com/gpu": "1", "pods": "110"})]})
+	w := _asking({"cpu": "64", "memory": "1Ti", "ephemeral-storage": "1Ti", "hugepages-2Mi": "1Gi"}, {})
+	placement.eligible == 1 with input as w with data.dslint.inventory as inv
+	vendor := _asking({}, {"example.com/foo": 1})
+	v := placement.pod_verdicts(_pod(vendor)) with input as vendor with data.dslint.inventory as inv
+	v == [{"pool": 0, "reason": "resources", "detail": "request example.com/foo 1: the node allocates 0"}]
+}

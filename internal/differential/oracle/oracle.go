@@ -199,8 +199,9 @@ func PodRequests(spec *v1.PodSpec) v1.ResourceList {
 // millicores and memory, ephemeral-storage and the scalar resources in
 // units, each request against what the node allocates (0 where it names
 // nothing). dslint reads status.capacity where a node gives no
-// status.allocatable, and does not judge a node that gives neither; so
-// does the oracle.
+// status.allocatable, does not judge a node that gives neither, and does
+// not judge cpu, memory, ephemeral-storage or hugepages on a node that
+// leaves them out (kubectl names them on every node); so does the oracle.
 func fitsResources(requests v1.ResourceList, node *v1.Node) (bool, string) {
 	allocatable := node.Status.Allocatable
 	if len(allocatable) == 0 {
@@ -214,7 +215,10 @@ func fitsResources(requests v1.ResourceList, node *v1.Node) (bool, string) {
 	}
 	for name, q := range requests {
 		var want, has int64
-		a := allocatable[name]
+		a, named := allocatable[name]
+		if !named && (name == v1.ResourceCPU || name == v1.ResourceMemory || name == v1.ResourceEphemeralStorage || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix)) {
+			continue
+		}
 		switch {
 		case name == v1.ResourceCPU:
 			want, has = q.MilliValue(), a.MilliValue()
