@@ -176,14 +176,11 @@ _host_port(spec, port) := port.hostPort if {
 # nodes lack first}. The controller creates a pod for each such node, pinned
 # to it, and the scheduler never places it: it stays Pending. Empty for
 # other pods, whose placement already leaves such nodes out.
-pod_pending_in(pod) := {i: short[0] |
+pod_pending_in(pod) := {i: short[key] |
 	pod.daemonset
-	requests := resources.requests(pod.spec)
+	short := _shortfalls_by_allocatable(resources.requests(pod.spec))
 	some i, _ in pod_eligible_in(pod)
-	set := _taint_set_of(i)
-	is_object(set.allocatable)
-	short := _shortfalls(requests, _set_units(set))
-	count(short) > 0
+	key := json.marshal(_taint_set_of(i).allocatable)
 }
 
 # node_verdict(pod, node) is {"fits": true} when the pod can land on the
@@ -304,14 +301,16 @@ _spec(spec) := {
 # controller does not look at resources, reference §13): none are short.
 _short(pod) := {} if pod.daemonset
 
-_short(pod) := {json.marshal(set.allocatable): short[0] |
-	requests := resources.requests(pod.spec)
+_short(pod) := _shortfalls_by_allocatable(resources.requests(pod.spec)) if not pod.daemonset
+
+# _shortfalls_by_allocatable(requests) is, for each distinct allocatable of
+# the inventory (by its JSON) that is too small for a pod requesting
+# requests, what it lacks first.
+_shortfalls_by_allocatable(requests) := {json.marshal(set.allocatable): short[0] |
 	some set in data.dslint.inventory.taint_sets
 	is_object(set.allocatable)
 	short := _shortfalls(requests, _set_units(set))
 	count(short) > 0
-} if {
-	not pod.daemonset
 }
 
 # allocated_units(allocatable) is what a node allocates in the units of
@@ -504,18 +503,12 @@ _in_bytes(name) if name in {"memory", "ephemeral-storage"}
 
 _in_bytes(name) if startswith(name, "hugepages-")
 
-_bytes(n) := sprintf("%s%s", [format_int(n / unit, 10), suffix]) if {
-	n > 0
+_bytes(n) := [sprintf("%s%s", [format_int(n / unit, 10), suffix]) |
 	some [unit, suffix] in [[1099511627776, "Ti"], [1073741824, "Gi"], [1048576, "Mi"], [1024, "Ki"]]
 	n % unit == 0
-	not _larger_divides(n, unit)
+][0] if {
+	n > 0
 } else := format_int(n, 10)
-
-_larger_divides(n, unit) if {
-	some larger in [1099511627776, 1073741824, 1048576]
-	larger > unit
-	n % larger == 0
-}
 
 # _may_treat_nodes_apart is true when some pool's nodes may fare differently.
 _may_treat_nodes_apart(p) if count(_mentioned_names(p)) > 0

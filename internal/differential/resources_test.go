@@ -1,7 +1,6 @@
 package differential
 
 import (
-	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -84,15 +83,7 @@ func genRequestsCase(s *src) requestsCase {
 func schedulerRequests(spec v1.PodSpec) map[string]int64 {
 	want := map[string]int64{}
 	for name, q := range oracle.PodRequests(&spec) {
-		var n int64
-		switch {
-		case name == v1.ResourceCPU:
-			n = q.MilliValue()
-		case name == v1.ResourceMemory || name == v1.ResourceEphemeralStorage ||
-			strings.Contains(string(name), "/") || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix):
-			n = q.Value()
-		}
-		if n != 0 {
+		if n, _ := oracle.SchedulerUnits(name, q); n != 0 {
 			want[string(name)] = n
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	resourcehelper "k8s.io/component-helpers/resource"
 	corev1 "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
@@ -214,24 +215,32 @@ func fitsResources(requests v1.ResourceList, node *v1.Node) (bool, string) {
 		return false, "resources: Too many pods"
 	}
 	for name, q := range requests {
-		var want, has int64
 		a, named := allocatable[name]
 		if !named && (name == v1.ResourceCPU || name == v1.ResourceMemory || name == v1.ResourceEphemeralStorage || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix)) {
 			continue
 		}
-		switch {
-		case name == v1.ResourceCPU:
-			want, has = q.MilliValue(), a.MilliValue()
-		case name == v1.ResourceMemory || name == v1.ResourceEphemeralStorage || isScalar(name):
-			want, has = q.Value(), a.Value()
-		default:
+		want, counted := SchedulerUnits(name, q)
+		if !counted {
 			continue // the scheduler drops names it does not count
 		}
-		if want > 0 && want > has {
+		if has, _ := SchedulerUnits(name, a); want > 0 && want > has {
 			return false, "resources: Insufficient " + string(name)
 		}
 	}
 	return true, ""
+}
+
+// SchedulerUnits is a quantity of a resource as the scheduler's Resource
+// reads it (Resource.Add): cpu in millicores, memory, ephemeral-storage and
+// the scalar resources in units; counted is false for a name it drops.
+func SchedulerUnits(name v1.ResourceName, q resource.Quantity) (n int64, counted bool) {
+	switch {
+	case name == v1.ResourceCPU:
+		return q.MilliValue(), true
+	case name == v1.ResourceMemory || name == v1.ResourceEphemeralStorage || isScalar(name):
+		return q.Value(), true
+	}
+	return 0, false
 }
 
 // isScalar is schedutil.IsScalarResourceName for the names the generators
