@@ -104,7 +104,8 @@ pod_selected_pools(pod) := {i | some i in _given(pod).selected_pools} if {
 
 # pod_room_in(pod) is, for each pool where the pod can land, how many of
 # its pods the pool holds on an empty cluster: {pool index: {"nodes": the
-# eligible nodes, "each": pods per node, "by": what limits them}}. A node
+# eligible nodes, "each": pods per node, "by": what limits them in words,
+# "resource": the resource that limits them, "pods" or "ports"}}. A node
 # holds as many as its allocatable has room for (pods, then each requested
 # resource, reference §10.3), and one when the pods bind host ports (with
 # hostNetwork every containerPort is one, §10.2). Undefined when some pool
@@ -141,18 +142,18 @@ _room(pod, allocated) := [o | some o in options; o.each == least][0] if {
 	least := min([o.each | some o in options])
 }
 
-_by_resources(requests, allocated) := array.concat(_by_pods(allocated), [{"each": floor(a / n), "by": sprintf("%s %s of %s", [name, _show(name, n), _show(name, a)])} |
+_by_resources(requests, allocated) := array.concat(_by_pods(allocated), [{"each": floor(a / n), "resource": name, "by": sprintf("%s %s of %s", [name, _show(name, n), _show(name, a)])} |
 	some name, n in requests
 	n > 0
 	_judged_resource(allocated, name)
 	a := object.get(allocated, name, 0)
 ])
 
-_by_pods(allocated) := [{"each": allocated.pods, "by": sprintf("%d pods", [allocated.pods])}] if {
+_by_pods(allocated) := [{"each": allocated.pods, "resource": "pods", "by": sprintf("%d pods", [allocated.pods])}] if {
 	allocated.pods
 } else := []
 
-_by_ports(spec) := [{"each": 1, "by": "host ports"}] if {
+_by_ports(spec) := [{"each": 1, "resource": "ports", "by": "host ports"}] if {
 	_binds_host_ports(spec)
 } else := []
 
@@ -173,7 +174,7 @@ _host_port(spec, port) := port.hostPort if {
 
 # pod_pending_in(pod) are the pools whose nodes count in a DaemonSet pod's
 # DESIRED but are too small for it (reference §13): {pool index: what the
-# nodes lack first}. The controller creates a pod for each such node, pinned
+# nodes lack first, {"resource", "text"}}. The controller creates a pod for each such node, pinned
 # to it, and the scheduler never places it: it stays Pending. Empty for
 # other pods, whose placement already leaves such nodes out.
 pod_pending_in(pod) := {i: short[key] |
@@ -436,14 +437,14 @@ _cordon_verdict(p, spec, allocatable) := {"reason": "unschedulable", "detail": "
 # not judged.
 _resource_verdict(p, allocatable) := {"reason": "resources", "detail": detail} if {
 	is_object(allocatable)
-	detail := p.short[json.marshal(allocatable)]
+	detail := p.short[json.marshal(allocatable)].text
 } else := {"fits": true}
 
 # _shortfalls say what a node that allocates `allocated` (units) lacks for
 # a pod that requests `requests`: room for a pod at all, then each resource
 # it requests more of than the node allocates (cpu, memory,
-# ephemeral-storage, then the others by name).
-_shortfalls(requests, allocated) := array.concat(_no_room(allocated), [sprintf("request %s %s: the node allocates %s", [name, _show(name, n), _show(name, a)]) |
+# ephemeral-storage, then the others by name), each as {"resource", "text"}.
+_shortfalls(requests, allocated) := array.concat(_no_room(allocated), [{"resource": name, "text": sprintf("request %s %s: the node allocates %s", [name, _show(name, n), _show(name, a)])} |
 	some name in _in_order(requests)
 	n := requests[name]
 	_judged_resource(allocated, name)
@@ -452,9 +453,9 @@ _shortfalls(requests, allocated) := array.concat(_no_room(allocated), [sprintf("
 ])
 
 # A node whose allocatable names no pods takes none (reference §10.3).
-_no_room(allocated) := ["room for a pod: the node's allocatable names no pods"] if {
+_no_room(allocated) := [{"resource": "pods", "text": "room for a pod: the node's allocatable names no pods"}] if {
 	not allocated.pods
-} else := ["room for a pod: the node allocates 0 pods"] if {
+} else := [{"resource": "pods", "text": "room for a pod: the node allocates 0 pods"}] if {
 	allocated.pods < 1
 } else := []
 

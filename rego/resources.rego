@@ -24,6 +24,25 @@ requests(spec) := {name: quantity.from_nano(n, _places(name)) |
 }
 
 # _places: cpu in thousandths, everything else in units.
+# request_path(spec, name) is the path, from the pod spec, of the first
+# field that states a request of name: a container's or init container's
+# request or limit, the pod-level request, the overhead.
+request_path(spec, name) := paths[0] if {
+	paths := array.concat(
+		[[field, i, "resources", kind, name] |
+			some field in ["containers", "initContainers"]
+			some i, c in _list(object.get(spec, field, []))
+			some kind in ["requests", "limits"]
+			object.get(_object(c), ["resources", kind, name], null) != null
+		],
+		[path |
+			some path in [["resources", "requests", name], ["overhead", name]]
+			object.get(spec, path, null) != null
+		],
+	)
+	count(paths) > 0
+}
+
 _places("cpu") := 3
 
 _places(name) := 0 if name != "cpu"

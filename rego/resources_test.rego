@@ -50,3 +50,20 @@ test_dropped if {
 	resources.requests({}) == {}
 	resources.requests({"containers": ["not a container"]}) == {}
 }
+
+# request_path points at the field that states the request: the first
+# container's, an init container's, the pod-level request, the overhead.
+test_request_path if {
+	spec := {
+		"containers": [_c({}, {}), _c({"cpu": "1"}, {"nvidia.com/gpu": 1})],
+		"initContainers": [_c({"memory": "1Gi"}, {})],
+		"resources": {"requests": {"hugepages-2Mi": "2Mi"}},
+		"overhead": {"example.com/foo": "1"},
+	}
+	resources.request_path(spec, "cpu") == ["containers", 1, "resources", "requests", "cpu"]
+	resources.request_path(spec, "nvidia.com/gpu") == ["containers", 1, "resources", "limits", "nvidia.com/gpu"]
+	resources.request_path(spec, "memory") == ["initContainers", 0, "resources", "requests", "memory"]
+	resources.request_path(spec, "hugepages-2Mi") == ["resources", "requests", "hugepages-2Mi"]
+	resources.request_path(spec, "example.com/foo") == ["overhead", "example.com/foo"]
+	not resources.request_path(spec, "pods")
+}

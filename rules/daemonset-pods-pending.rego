@@ -85,19 +85,27 @@ package dslint.rules["daemonset-pods-pending"]
 
 import data.dslint.lib.k8s
 import data.dslint.lib.placement
+import data.dslint.lib.resources
 import data.dslint.lib.result
 
-report contains result.fail(k8s.pod_path(pod, ["containers"]), msg) if {
+report contains result.fail(k8s.pod_path(pod, _field(pod, first.resource)), msg) if {
 	placement.has_inventory
 	some pod in k8s.pods
 	pending := placement.pod_pending_in(pod)
 	count(pending) > 0
+	first := pending[min(object.keys(pending))]
 	msg := sprintf("%s counts %s in DESIRED where its pods can never start, so they stay Pending: %s; lower the requests, or keep the DaemonSet off those nodes", [
 		k8s.workload_label(pod),
 		_nodes(sum([count(placement.pools[i].nodes) | some i, _ in pending])),
-		concat("; ", [sprintf("%s (%s)", [placement.pools[i].name, detail]) | some i, detail in pending]),
+		concat("; ", [sprintf("%s (%s)", [placement.pools[i].name, short.text]) | some i, short in pending]),
 	])
 }
+
+# _field is where the finding points: the request of the resource the
+# first pool lacks; the containers when it is room for a pod at all.
+_field(pod, name) := path if {
+	path := resources.request_path(pod.spec, name)
+} else := ["containers"]
 
 _nodes(1) := "1 node"
 

@@ -23,7 +23,7 @@ _asking(resources) := {"containers": [{"name": "c", "image": "i", "resources": r
 test_requests_beyond_small_nodes if {
 	r := rule.report with input as _daemonset(_asking({"requests": {"cpu": "2"}})) with data.dslint.inventory as _inventory
 	r == {{
-		"path": ["spec", "template", "spec", "containers"],
+		"path": ["spec", "template", "spec", "containers", 0, "resources", "requests", "cpu"],
 		"message": "daemonset \"log-agent\" counts 3 nodes in DESIRED where its pods can never start, so they stay Pending: small (request cpu 2: the node allocates 1930m); podless (room for a pod: the node's allocatable names no pods); lower the requests, or keep the DaemonSet off those nodes",
 	}}
 }
@@ -33,7 +33,7 @@ test_requests_beyond_small_nodes if {
 test_limits_count_and_only_desired_nodes if {
 	r := rule.report with input as _daemonset(_asking({"limits": {"memory": "16Gi"}})) with data.dslint.inventory as _inventory
 	r == {{
-		"path": ["spec", "template", "spec", "containers"],
+		"path": ["spec", "template", "spec", "containers", 0, "resources", "limits", "memory"],
 		"message": "daemonset \"log-agent\" counts 3 nodes in DESIRED where its pods can never start, so they stay Pending: small (request memory 16Gi: the node allocates 7Gi); podless (room for a pod: the node's allocatable names no pods); lower the requests, or keep the DaemonSet off those nodes",
 	}}
 }

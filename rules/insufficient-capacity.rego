@@ -87,9 +87,10 @@ package dslint.rules["insufficient-capacity"]
 
 import data.dslint.lib.k8s
 import data.dslint.lib.placement
+import data.dslint.lib.resources
 import data.dslint.lib.result
 
-report contains result.fail(k8s.pod_path(pod, ["containers"]), msg) if {
+report contains result.fail(k8s.pod_path(pod, _field(pod, placement.pod_room_in(pod))), msg) if {
 	placement.has_inventory
 	input.kind in {"Deployment", "ReplicaSet", "StatefulSet", "ReplicationController"}
 	some pod in k8s.pods
@@ -106,6 +107,12 @@ report contains result.fail(k8s.pod_path(pod, ["containers"]), msg) if {
 }
 
 _pool_room(i, r) := sprintf("%s, %s × %d (%s)", [placement.pools[i].name, _nodes(r.nodes), r.each, r.by])
+
+# _field is where the finding points: the request of the resource that
+# limits the first pool; the containers when pods or host ports do.
+_field(pod, room) := path if {
+	path := resources.request_path(pod.spec, room[min(object.keys(room))].resource)
+} else := ["containers"]
 
 _nodes(1) := "1 node"
 

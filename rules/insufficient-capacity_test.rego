@@ -20,7 +20,7 @@ _gpu_pod := {"nodeSelector": {"pool": "gpu"}, "containers": [{"name": "c", "imag
 test_more_gpu_replicas_than_gpus if {
 	r := rule.report with input as _deployment(3, _gpu_pod) with data.dslint.inventory as _inventory
 	r == {{
-		"path": ["spec", "template", "spec", "containers"],
+		"path": ["spec", "template", "spec", "containers", 0, "resources", "limits", "nvidia.com/gpu"],
 		"message": "deployment \"web\" asks for 3 replicas, but the nodes it can land on hold 2 of its pods at most, even with nothing else running: gpu, 2 nodes × 1 (nvidia.com/gpu 1 of 1); the other replicas stay Pending",
 	}}
 }
@@ -34,7 +34,7 @@ test_cpu_and_pod_count if {
 	spec := {"containers": [{"name": "c", "image": "i", "resources": {"requests": {"cpu": "3"}}}]}
 	r := rule.report with input as _deployment(6, spec) with data.dslint.inventory as _inventory
 	r == {{
-		"path": ["spec", "template", "spec", "containers"],
+		"path": ["spec", "template", "spec", "containers", 0, "resources", "requests", "cpu"],
 		"message": "deployment \"web\" asks for 6 replicas, but the nodes it can land on hold 5 of its pods at most, even with nothing else running: gpu, 2 nodes × 2 (cpu 3 of 8); general, 1 node × 1 (cpu 3 of 4); the other replicas stay Pending",
 	}}
 	rule.report == set() with input as _deployment(5, spec) with data.dslint.inventory as _inventory
