@@ -29,6 +29,7 @@ package dslint.lib.placement
 import data.dslint.lib.k8s
 import data.dslint.lib.nodeaffinity
 import data.dslint.lib.nodes
+import data.dslint.lib.podaffinity
 import data.dslint.lib.quantity
 import data.dslint.lib.resources
 import data.dslint.lib.tolerations
@@ -49,7 +50,7 @@ pools := data.dslint.inventory.pools
 # tolerations (_spec), and whether a DaemonSet runs it. Placement is a
 # function of the key and the inventory, so dslint places pods with equal
 # keys once.
-pod_key(pod) := {"spec": _spec(pod.spec), "daemonset": pod.daemonset, "short": _short(pod)} if has_inventory
+pod_key(pod) := {"spec": _spec(pod.spec), "daemonset": pod.daemonset, "short": _short(pod), "topology": _topology(pod)} if has_inventory
 
 # pod_verdicts(pod) holds, for each pool of the inventory (by index), where
 # the pod can go: {"pool": i, "fits": true} or {"pool": i, "reason": r,
@@ -164,6 +165,18 @@ _binds_host_ports(spec) if {
 	_host_port(spec, port) > 0
 }
 
+# host_port_path(spec) is where the pod binds its first host port: the
+# hostPort, or hostNetwork, which makes every containerPort one.
+host_port_path(spec) := ["hostNetwork"] if {
+	object.get(spec, "hostNetwork", false) == true
+} else := [path |
+	some field in ["containers", "initContainers"]
+	some i, c in _list(object.get(spec, field, []))
+	some j, port in _list(object.get(c, "ports", []))
+	_host_port(spec, port) > 0
+	path := [field, i, "ports", j, "hostPort"]
+][0]
+
 _host_port(spec, port) := port.hostPort if {
 	is_number(port.hostPort)
 	port.hostPort > 0
@@ -241,6 +254,13 @@ summaries := [{"where": k8s.where(pod), "summary": pod_summary(pod)} | some pod 
 # given lists pod_given for each pod of the workload in input: dslint hands
 # it to the rules of every workload with the same keys as input.__dslint.
 given := [pod_given(pod) | some pod in k8s.pods] if {
+	k8s.is_workload
+	has_inventory
+}
+
+# capacities lists pod_placement for each pod of the workload in input
+# (dslint schedule: the FITS column).
+capacities := [pod_placement(pod) | some pod in k8s.pods] if {
 	k8s.is_workload
 	has_inventory
 }
@@ -327,9 +347,20 @@ _set_units(set) := set.allocated
 
 _set_units(set) := allocated_units(set.allocatable) if not set.allocated
 
-_placed(pod) := _prepared(_spec(pod.spec), pod.daemonset, _short(pod))
+_placed(pod) := _prepared(_spec(pod.spec), pod.daemonset, _short(pod), _topology(pod))
 
-_prepared(pod_spec, daemonset, short) := {
+# _topology(pod) are the label keys a node needs for the pod
+# (podaffinity.topology_keys): the scheduler's pod affinity and topology
+# spread filters ask for them. A pod that names its node bypasses the
+# scheduler; a DaemonSet's DESIRED counts nodes without them too (the
+# controller does not look, reference §13).
+_topology(pod) := {"affinity": [], "spread": []} if {
+	pod.daemonset
+} else := {"affinity": [], "spread": []} if {
+	nodes.node_name(pod.spec) != ""
+} else := podaffinity.topology_keys(pod.spec)
+
+_prepared(pod_spec, daemonset, short, topology) := {
 	"pod_spec": pod_spec,
 	"node_name": nodes.node_name(pod_spec),
 	"required": nodeaffinity.required_node_affinity(pod_spec),
@@ -338,6 +369,7 @@ _prepared(pod_spec, daemonset, short) := {
 	"daemonset": daemonset,
 	"match_fields": _uses_match_fields(pod_spec),
 	"short": short,
+	"topology": topology,
 }
 
 _uses_match_fields(pod_spec) if {
@@ -407,6 +439,8 @@ _label_verdicts(p) := [_label_verdict(p, labels, "") | some labels in data.dslin
 _unconstrained(p) if {
 	count(p.required.selector) == 0
 	not p.required.terms
+	count(p.topology.affinity) == 0
+	count(p.topology.spread) == 0
 }
 
 # _taint_verdicts judge each taint set: the first of its taints the pod does
@@ -536,7 +570,9 @@ _per_node_keys(p) := {key | some key in _constrained_keys(p); key in data.dslint
 
 _varying_keys(p, pool) := {key | some key in _per_node_keys(p); key in pool.varying}
 
-_constrained_keys(p) := {key | some key, _ in nodes.node_selector(p.pod_spec)} | {req.key | some req in _requirements(p)}
+_constrained_keys(p) := ({key | some key, _ in nodes.node_selector(p.pod_spec)} | {req.key | some req in _requirements(p)}) | _topology_keys(p)
+
+_topology_keys(p) := {key | some key in p.topology.affinity} | {key | some key in p.topology.spread}
 
 _requirements(p) := {req |
 	some term in nodes.required_terms(p.pod_spec)
@@ -573,6 +609,8 @@ _group_values(p, pool, key) := object.keys(pool.by_label[key]) if {
 	some req in _requirements(p)
 	req.key == key
 	not req.operator in {"In", "NotIn"}
+} else := object.keys(pool.by_label[key]) if {
+	key in _topology_keys(p)
 } else := _mentioned_values(p)[key]
 
 # _unnamed_verdict is the verdict on the nodes of a pool that the pod does
@@ -625,7 +663,26 @@ _label_verdict(p, labels, name) := {"reason": "node-selector", "detail": _select
 } else := {"reason": "node-affinity", "detail": _affinity_detail(p.pod_spec, node)} if {
 	node := {"metadata": {"name": name, "labels": labels}}
 	not nodeaffinity.affinity_matches(p.required, node)
+} else := {"reason": "affinity", "detail": sprintf("required pod affinity on %s: the node has no label %s", [key, key])} if {
+	key := _missing(labels, p.topology.affinity)[0]
+} else := {"reason": "spread", "detail": sprintf("topology spread on %s (DoNotSchedule): the node has no label %s", [key, key])} if {
+	key := _missing(labels, p.topology.spread)[0]
 } else := {"fits": true}
+
+_missing(labels, keys) := [key | some key in keys; not _has_key(labels, key)]
+
+_has_key(labels, key) if is_string(labels[key])
+
+# _has_topology_keys(p, labels): the node has every label key the pod's
+# affinity and spread ask for.
+_has_topology_keys(p, labels) if {
+	every key in p.topology.affinity {
+		_has_key(labels, key)
+	}
+	every key in p.topology.spread {
+		_has_key(labels, key)
+	}
+}
 
 _taint_verdict(p, node) := {"reason": "taint", "detail": sprintf("untolerated taint %s", [tolerations.string_of_taint(untolerated[0])])} if {
 	untolerated := [taint |
@@ -734,6 +791,7 @@ _fitting_label_sets(p) := {i |
 	node := {"metadata": {"name": "", "labels": labels}}
 	nodeaffinity.selector_matches(p.required, node)
 	nodeaffinity.affinity_matches(p.required, node)
+	_has_topology_keys(p, labels)
 }
 
 _fitting_taint_sets(p) := {i |

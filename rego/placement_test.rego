@@ -352,3 +352,78 @@ test_unnamed_native_resources_are_not_judged if {
 	v := placement.pod_verdicts(_pod(vendor)) with input as vendor with data.dslint.inventory as inv
 	v == [{"pool": 0, "reason": "resources", "detail": "request example.com/foo 1: the node allocates 0"}]
 }
+
+# A pool where only some nodes carry the zone label: a DoNotSchedule spread
+# on the zone, or a required pod affinity on it, needs the label.
+_zoned_inventory := testinv.indexed({"per_node_keys": ["kubernetes.io/hostname", "topology.kubernetes.io/zone"], "pools": [object.union(
+	testinv.pool("general", {"pool": "general"}, [], ["g-1", "g-2", "g-3"]),
+	{
+		"nodes": [
+			testinv.node("g-1", {"pool": "general", "kubernetes.io/hostname": "g-1", "topology.kubernetes.io/zone": "a"}, [], null),
+			testinv.node("g-2", {"pool": "general", "kubernetes.io/hostname": "g-2", "topology.kubernetes.io/zone": "b"}, [], null),
+			testinv.node("g-3", {"pool": "general", "kubernetes.io/hostname": "g-3"}, [], null),
+		],
+		"varying": ["kubernetes.io/hostname", "topology.kubernetes.io/zone"],
+		"by_label": {
+			"kubernetes.io/hostname": {"g-1": [0], "g-2": [1], "g-3": [2]},
+			"topology.kubernetes.io/zone": {"a": [0], "b": [1]},
+		},
+	},
+)]})
+
+test_spread_and_pod_affinity_need_the_topology_key if {
+	spread := _deployment({"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {}}]})
+	placement.eligible == 2 with input as spread with data.dslint.inventory as _zoned_inventory
+	placement.node_verdict(_pod(spread), _zoned_inventory.pools[0].nodes[2]) == {"reason": "spread", "detail": "topology spread on topology.kubernetes.io/zone (DoNotSchedule): the node has no label topology.kubernetes.io/zone"} with input as spread with data.dslint.inventory as _zoned_inventory
+
+	affinity := _deployment({"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{"labelSelector": {}, "topologyKey": "topology.kubernetes.io/zone"}]}}})
+	placement.eligible == 2 with input as affinity with data.dslint.inventory as _zoned_inventory
+
+	# ScheduleAnyway scores only; a rack label no node has blocks every node.
+	anyway := _deployment({"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "ScheduleAnyway"}]})
+	placement.eligible == 3 with input as anyway with data.dslint.inventory as _zoned_inventory
+	rack := _deployment({"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "rack", "whenUnsatisfiable": "DoNotSchedule"}]})
+	placement.eligible == 0 with input as rack with data.dslint.inventory as _zoned_inventory
+	[r] := placement.pod_blocking_reasons(_pod(rack)) with input as rack with data.dslint.inventory as _zoned_inventory
+	r.reason == "spread"
+}
+
+# A DaemonSet's DESIRED does not look at topology keys (reference §13), and
+# a pod that names its node bypasses the scheduler.
+test_topology_keys_not_for_daemonsets_or_named_nodes if {
+	spec := {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "rack", "whenUnsatisfiable": "DoNotSchedule"}]}
+	placement.eligible == 3 with input as _daemonset(spec) with data.dslint.inventory as _zoned_inventory
+	named := _deployment(object.union(spec, {"nodeName": "g-3"}))
+	placement.eligible == 1 with input as named with data.dslint.inventory as _zoned_inventory
+}
+
+# The replicas an empty cluster holds (capacity.rego), with the zone pool:
+# anti-affinity on the zone allows one per zone and any number on g-3,
+# which has none.
+test_capacity_per_zone if {
+	w := object.union(
+		_deployment({"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
+			"labelSelector": {"matchLabels": {"app": "a"}},
+			"topologyKey": "topology.kubernetes.io/zone",
+		}]}}}),
+		{"spec": {"replicas": 5, "template": {"metadata": {"labels": {"app": "a"}}}}},
+	)
+	c := placement.pod_placement(_pod(w)) with input as w with data.dslint.inventory as _zoned_inventory
+	c == {"replicas": 5, "placed": 5, "exact": true, "blocked_by": "none"}
+
+	# Hostname anti-affinity as well caps g-3 at one.
+	both := json.patch(w, [{"op": "add", "path": "/spec/template/spec/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/-", "value": {
+		"labelSelector": {"matchLabels": {"app": "a"}},
+		"topologyKey": "kubernetes.io/hostname",
+	}}])
+	d := placement.pod_placement(_pod(both)) with input as both with data.dslint.inventory as _zoned_inventory
+	d.placed == 3
+	d.blocked_by == "anti-affinity"
+}
+
+test_replicas_wanted if {
+	job := {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"parallelism": 4, "completions": 2, "template": {"spec": {"containers": [{"name": "c", "image": "i"}]}}}}
+	placement.pod_replicas(_pod(job)) == 2 with input as job with data.dslint.inventory as _zoned_inventory
+	placement.pod_replicas(_pod(_deployment({}))) == 1 with input as _deployment({}) with data.dslint.inventory as _zoned_inventory
+	placement.pod_replicas(_pod(_daemonset({}))) == 3 with input as _daemonset({}) with data.dslint.inventory as _zoned_inventory
+}

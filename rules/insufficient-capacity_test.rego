@@ -50,8 +50,100 @@ test_host_network_ports if {
 	spec := {"hostNetwork": true, "nodeSelector": {"pool": "gpu"}, "containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 9100}]}]}
 	r := rule.report with input as _deployment(3, spec) with data.dslint.inventory as _inventory
 	r == {{
-		"path": ["spec", "template", "spec", "containers"],
-		"message": "deployment \"web\" asks for 3 replicas, but the nodes it can land on hold 2 of its pods at most, even with nothing else running: gpu, 2 nodes × 1 (host ports); the other replicas stay Pending",
+		"path": ["spec", "template", "spec", "hostNetwork"],
+		"message": "deployment \"web\" asks for 3 replicas, but its host ports allow one pod per node, and it can land on 2 nodes; the other replicas stay Pending",
+	}}
+}
+
+_labelled(replicas, labels, spec) := json.patch(_deployment(replicas, spec), [{"op": "add", "path": "/spec/template/metadata", "value": {"labels": labels}}])
+
+_anti(key, selector) := {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{"labelSelector": selector, "topologyKey": key}]}}
+
+# The issue's example: 3 replicas, one per node, on a 2-node pool.
+test_hostname_anti_affinity if {
+	spec := {"nodeSelector": {"pool": "gpu"}, "affinity": _anti("kubernetes.io/hostname", {"matchLabels": {"app": "web"}})}
+	r := rule.report with input as _labelled(3, {"app": "web"}, spec) with data.dslint.inventory as _inventory
+	r == {{
+		"path": ["spec", "template", "spec", "affinity", "podAntiAffinity", "requiredDuringSchedulingIgnoredDuringExecution", 0, "topologyKey"],
+		"message": "deployment \"web\" asks for 3 replicas, but required pod anti-affinity on kubernetes.io/hostname allows 2, one per node: only gpu-1 and gpu-2 are eligible; the other replicas stay Pending",
+	}}
+	rule.report == set() with input as _labelled(2, {"app": "web"}, spec) with data.dslint.inventory as _inventory
+}
+
+# A term that matches other workloads' pods only, or that tells replicas
+# apart (a StatefulSet pod's name), does not limit the replicas.
+test_anti_affinity_to_other_pods if {
+	other := {"nodeSelector": {"pool": "gpu"}, "affinity": _anti("kubernetes.io/hostname", {"matchLabels": {"app": "db"}})}
+	rule.report == set() with input as _labelled(3, {"app": "web"}, other) with data.dslint.inventory as _inventory
+	apart := {"nodeSelector": {"pool": "gpu"}, "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
+		"labelSelector": {"matchLabels": {"app": "web"}},
+		"matchLabelKeys": ["statefulset.kubernetes.io/pod-name"],
+		"topologyKey": "kubernetes.io/hostname",
+	}]}}}
+	sts := object.union(_labelled(3, {"app": "web"}, apart), {"kind": "StatefulSet"})
+	rule.report == set() with input as sts with data.dslint.inventory as _inventory
+	nil_selector := {"nodeSelector": {"pool": "gpu"}, "affinity": _anti("kubernetes.io/hostname", null)}
+	rule.report == set() with input as _labelled(3, {"app": "web"}, nil_selector) with data.dslint.inventory as _inventory
+}
+
+_zones := testinv.indexed({
+	"per_node_keys": ["kubernetes.io/hostname", "topology.kubernetes.io/zone"],
+	"pools": [
+		_zoned(testinv.pool("a", {"pool": "a"}, [], ["a-1", "a-2", "a-3"]), "a"),
+		_zoned(testinv.pool("b", {"pool": "b"}, [], ["b-1"]), "b"),
+		_zoned(testinv.pool("c", {"pool": "c"}, [{"key": "x", "value": "y", "effect": "NoSchedule"}], ["c-1"]), "c"),
+	],
+})
+
+_zoned(p, zone) := testinv.allocating(
+	object.union(p, {
+		"nodes": [object.union(n, {"metadata": {"labels": {"topology.kubernetes.io/zone": zone}}}) | some n in p.nodes],
+		"varying": ["kubernetes.io/hostname", "topology.kubernetes.io/zone"],
+		"by_label": object.union(p.by_label, {"topology.kubernetes.io/zone": {zone: [j | some j, _ in p.nodes]}}),
+	}),
+	{"cpu": "4", "pods": "110"},
+)
+
+_spread(extra) := {"topologySpreadConstraints": [object.union(
+	{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {"matchLabels": {"app": "web"}}},
+	extra,
+)]}
+
+_cpu := {"containers": [{"name": "c", "image": "i", "resources": {"requests": {"cpu": "1"}}}]}
+
+# Reference §12.3: zone c's only node is tainted, so zone c holds 0 and
+# every other zone 1; with nodeTaintsPolicy Honor zone c is no domain, and
+# zone b's 4 CPUs cap the count at 4 + 5.
+test_spread_with_an_empty_domain if {
+	r := rule.report with input as _labelled(3, {"app": "web"}, object.union(_cpu, _spread({}))) with data.dslint.inventory as _zones
+	r == {{
+		"path": ["spec", "template", "spec", "topologySpreadConstraints", 0, "maxSkew"],
+		"message": "deployment \"web\" asks for 3 replicas, but topology spread on topology.kubernetes.io/zone (maxSkew 1) allows 2: topology.kubernetes.io/zone=c takes none of its pods (its nodes are tainted, cordoned, full or excluded), so every other holds 1 at most; the other replicas stay Pending",
+	}}
+	honor := object.union(_cpu, _spread({"nodeTaintsPolicy": "Honor"}))
+	rule.report == set() with input as _labelled(9, {"app": "web"}, honor) with data.dslint.inventory as _zones
+	h := rule.report with input as _labelled(10, {"app": "web"}, honor) with data.dslint.inventory as _zones
+	h == {{
+		"path": ["spec", "template", "spec", "topologySpreadConstraints", 0, "maxSkew"],
+		"message": "deployment \"web\" asks for 10 replicas, but topology spread on topology.kubernetes.io/zone (maxSkew 1) allows 9: its domains can hold a 12, b 4, and none may hold more than 5; the other replicas stay Pending",
+	}}
+}
+
+# An empty selector counts no pod, and ScheduleAnyway never filters.
+test_spread_that_never_binds if {
+	empty := json.patch(object.union(_cpu, _spread({})), [{"op": "replace", "path": "/topologySpreadConstraints/0/labelSelector", "value": {}}])
+	rule.report == set() with input as _labelled(10, {"app": "web"}, empty) with data.dslint.inventory as _zones
+	anyway := object.union(_cpu, _spread({"whenUnsatisfiable": "ScheduleAnyway"}))
+	rule.report == set() with input as _labelled(10, {"app": "web"}, anyway) with data.dslint.inventory as _zones
+}
+
+# Zone anti-affinity: one per zone the pods can use (a and b; c is tainted).
+test_zone_anti_affinity if {
+	spec := object.union(_cpu, {"affinity": _anti("topology.kubernetes.io/zone", {"matchLabels": {"app": "web"}})})
+	r := rule.report with input as _labelled(3, {"app": "web"}, spec) with data.dslint.inventory as _zones
+	r == {{
+		"path": ["spec", "template", "spec", "affinity", "podAntiAffinity", "requiredDuringSchedulingIgnoredDuringExecution", 0, "topologyKey"],
+		"message": "deployment \"web\" asks for 3 replicas, but required pod anti-affinity on topology.kubernetes.io/zone allows 2, one per value of topology.kubernetes.io/zone: the eligible nodes have a and b; the other replicas stay Pending",
 	}}
 }
 

@@ -5,7 +5,9 @@
 #   dslint places every workload as the scheduler and the
 #   DaemonSet controller would: nodeName, nodeSelector and required node
 #   affinity, NoSchedule and NoExecute taints against the tolerations (the
-#   DaemonSet controller's own included), cordoned nodes. When no node passes,
+#   DaemonSet controller's own included), cordoned nodes, resources, and the
+#   topology keys that DoNotSchedule spread constraints and required pod
+#   affinity terms ask every node for. When no node passes,
 #   the pods stay Pending ("0/N nodes are available") or a DaemonSet runs no
 #   pod at all, and nothing fails before rollout. The finding names each
 #   reason and how many nodes it blocks: most often a nodeSelector for a pool
@@ -23,13 +25,15 @@
 #   intent: |
 #     Fires, with a node inventory only (--nodes, nodes: or pools: in
 #     .dslint.yaml), when no node of the inventory passes a workload's node
-#     constraints, taints and resources (what a pod requests against what an
-#     empty node allocates, where the inventory says), naming each blocking
-#     reason. Node objects found among the linted files are not an inventory
+#     constraints, taints, resources (what a pod requests against what an
+#     empty node allocates, where the inventory says) and topology keys (a
+#     DoNotSchedule spread constraint's or a required pod affinity term's
+#     key, which a node must carry), naming each blocking reason. Node objects found among the linted files are not an inventory
 #     (they are usually test fixtures): without --nodes or nodes: the rule is
-#     silent. Stays quiet for fragments, and for nodes that give neither
-#     status.allocatable nor status.capacity; pod affinity and spread are not
-#     placement reasons yet.
+#     silent. Stays quiet for fragments, for nodes that give neither
+#     status.allocatable nor status.capacity (their resources are not
+#     judged), and for pod affinity to other workloads' pods (other pods are
+#     not modelled: only the topology key is).
 #   remediation: |
 #     Make the constraints and the cluster agree: select a label the target
 #     nodes have, and tolerate the taints of those nodes (a dedicated pool
@@ -105,3 +109,7 @@ _field("taint") := ["tolerations"]
 _field("unschedulable") := []
 
 _field("resources") := ["containers"]
+
+_field("spread") := ["topologySpreadConstraints"]
+
+_field("affinity") := ["affinity", "podAffinity", "requiredDuringSchedulingIgnoredDuringExecution"]

@@ -30,9 +30,19 @@ init containers and sidecars, pod-level requests, overhead; a limit stands
 in for a missing request) against the node's status.allocatable (else
 status.capacity; a node that gives neither is not judged on resources).
 A DaemonSet's DESIRED counts nodes too small for its pods, as the
-controller does: its pods stay Pending there.
-Not modelled: pod affinity and anti-affinity, topology spread constraints,
-volumes, host ports, DRA, and the pods already running on the nodes.`
+controller does: its pods stay Pending there. A node must also carry the
+topology key of every DoNotSchedule spread constraint and every required pod
+affinity term.
+
+FITS counts the replicas an empty cluster holds (placed/wanted), as the
+scheduler places them one by one: resources and host ports per node,
+required anti-affinity among the workload's own pods (one per topology
+domain), DoNotSchedule spread among them (each domain at most maxSkew above
+the emptiest), required affinity to them (all in the first one's domain);
+then what holds the rest back. "≤" marks an upper bound, where the count
+depends on the nodes the scheduler picks.
+Not modelled: volumes, DRA, preemption, the pods already running on the
+nodes, and affinity or anti-affinity to other workloads' pods.`
 
 func runSchedule(e *env, args []string) (int, error) {
 	var format, output string

@@ -29,13 +29,34 @@ func TestScheduleExampleCluster(t *testing.T) {
 			Line     int
 			Eligible []string
 			Blocked  []struct{ Node, Reason, Detail string }
+
+			Replicas, Placed int
+			PlacedExact      bool   `json:"placed_exact"`
+			BlockedBy        string `json:"blocked_by"`
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Version != 1 || len(doc.Nodes) != 11 || len(doc.Placements) != 14 {
-		t.Fatalf("version %d, %d nodes, %d placements; want 1, 11, 14", doc.Version, len(doc.Nodes), len(doc.Placements))
+	if doc.Version != 1 || len(doc.Nodes) != 11 || len(doc.Placements) != 15 {
+		t.Fatalf("version %d, %d nodes, %d placements; want 1, 11, 15", doc.Version, len(doc.Nodes), len(doc.Placements))
+	}
+	// How many replicas land: replicas, placed, placed_exact, blocked_by.
+	capacity := map[string]string{
+		"alertmanager":             "3 2 true anti-affinity", // one per node, two infra nodes
+		"ingress-nginx-controller": "3 2 true ports",         // hostPort 80 and 443
+		"traffic-inspector":        "2 0 true resources",     // 4Gi on 3.1Gi nodes: DESIRED 2
+		"finetune-llm":             "1 0 true resources",     // 4 GPUs, 1 per node
+		"cert-manager":             "1 0 true placement",     // the infra taint
+		"fluent-bit":               "4 4 true none",          // DESIRED 4
+		"inference":                "2 2 true none",
+	}
+	for _, p := range doc.Placements {
+		if w, ok := capacity[p.Object.Name]; ok {
+			if got := fmt.Sprintf("%d %d %v %s", p.Replicas, p.Placed, p.PlacedExact, p.BlockedBy); got != w {
+				t.Errorf("%s: replicas, placed, placed_exact, blocked_by = %s, want %s", p.Object.Name, got, w)
+			}
+		}
 	}
 	want := map[string][]string{
 		"cert-manager":         {},
@@ -77,17 +98,23 @@ func TestScheduleText(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	wantAll(t, "matrix", out, []string{
-		"14 workloads on 11 nodes in 6 pools",
-		"ml/finetune-llm                         Job          0      -        ✗ selector  ✗ resources",
+		"15 workloads on 11 nodes in 6 pools",
+		"POOL                NODES  TAINTS                                            ALLOCATABLE",
+		"gpu                 2      nvidia.com/gpu=present:NoSchedule                 cpu 7910m, memory 30.0Gi, pods 58, nvidia.com/gpu 1",
+		"ml/finetune-llm                         Job          0      -        0/1 resources      ✗ selector  ✗ resources",
+		"infra/alertmanager                      Deployment   2      -        2/3 anti-affinity  ✗ selector  ✗ selector   ✗ selector  ✓",
 		"general (cordoned)",
 		"logging/fluent-bit                      DaemonSet    4      4",
 		"Workloads that fit no node (dslint lint says why in full):",
 		"Deployment infra/cert-manager (../../examples/manifests/infra.yaml:31): node-selector on control-plane, gpu, ingress, 2 more; taint on infra",
-		"shop/payments                           Deployment   3      -        ✓           ✗ selector",
+		"shop/payments                           Deployment   3      -        2/2                ✓           ✗ selector",
+		"security/traffic-inspector              DaemonSet    2      2        0/2 resources",
+		"Workloads with replicas that never land:",
+		"Deployment infra/alertmanager (../../examples/manifests/infra.yaml:52): 2 of 3 replicas: required pod anti-affinity on kubernetes.io/hostname allows 2, one per node: only infra-1 and infra-2 are eligible",
 		"Not modelled:",
 	})
 	code, md, _ := run(t, "", "schedule", "-f", "markdown", "--nodes", "../../examples/nodes.yaml", "../../examples/manifests")
-	if code != ExitOK || !strings.Contains(md, "| infra/cert-manager | Deployment | 0 | - |") {
+	if code != ExitOK || !strings.Contains(md, "| infra/cert-manager | Deployment | 0 | - | 0/1 placement |") || !strings.Contains(md, "| infra/alertmanager | Deployment | 2 | - | 2/3 anti-affinity |") {
 		t.Errorf("markdown matrix (exit %d) lacks the cert-manager row:\n%s", code, md)
 	}
 }
@@ -170,8 +197,8 @@ spec:
 	}
 	wantAll(t, "matrix", out, []string{
 		"2 workloads on 2 nodes in 2 pools",
-		"ml/ray spec.headGroupSpec.template.spec        RayCluster  1      -        ✓           ✗ taint",
-		"ml/ray spec.workerGroupSpecs[0].template.spec  RayCluster  1      -        ✗ selector  ✓",
+		"ml/ray spec.headGroupSpec.template.spec        RayCluster  1      -        1/1   ✓           ✗ taint",
+		"ml/ray spec.workerGroupSpecs[0].template.spec  RayCluster  1      -        1/1   ✗ selector  ✓",
 	})
 }
 

@@ -440,12 +440,47 @@ func genPlacementSpec(s *src, nodes []*v1.Node, kind string) v1.PodSpec {
 	if s.chance(2) {
 		genPodResources(s, &spec)
 	}
+	if s.chance(4) {
+		genTopology(s, &spec)
+	}
 	if kind == "DaemonSet" {
 		spec.HostNetwork = s.chance(2)
 	} else {
 		spec.HostNetwork = s.chance(6)
 	}
 	return spec
+}
+
+// topologyKeys are the keys pod affinity and spread name: per-node labels
+// some nodes lack, and pool labels.
+var topologyKeys = append(slices.Clone(perNodeLabels), "pool", "node.kubernetes.io/instance-type")
+
+// genTopology adds required pod affinity terms and topology spread
+// constraints, whose topology keys a node must have.
+func genTopology(s *src, spec *v1.PodSpec) {
+	selector := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}}
+	for range 1 + s.intn(2) {
+		key := pickOf(s, topologyKeys)
+		switch s.intn(3) {
+		case 0:
+			if spec.Affinity == nil {
+				spec.Affinity = &v1.Affinity{}
+			}
+			if spec.Affinity.PodAffinity == nil {
+				spec.Affinity.PodAffinity = &v1.PodAffinity{}
+			}
+			a := spec.Affinity.PodAffinity
+			a.RequiredDuringSchedulingIgnoredDuringExecution = append(a.RequiredDuringSchedulingIgnoredDuringExecution, v1.PodAffinityTerm{LabelSelector: selector, TopologyKey: key})
+		default:
+			when := v1.DoNotSchedule
+			if s.chance(3) {
+				when = v1.ScheduleAnyway
+			}
+			spec.TopologySpreadConstraints = append(spec.TopologySpreadConstraints, v1.TopologySpreadConstraint{
+				MaxSkew: 1, TopologyKey: key, WhenUnsatisfiable: when, LabelSelector: selector,
+			})
+		}
+	}
 }
 
 // perNodeConstraint adds a nodeSelector entry or a required affinity
@@ -735,6 +770,15 @@ func genPlacementCase(t testing.TB, s *src, n int) *placementCase {
 			t.Fatalf("node %d reads back as\n%s\nnot\n%s", i, got, want)
 		}
 		doc, _ := toYAML(items[i])
+		// The kubelet labels every node with its hostname; dslint gives a
+		// node written without that label its name there, as the kubelet
+		// would.
+		if _, ok := node.Labels[v1.LabelHostname]; !ok {
+			if node.Labels == nil {
+				node.Labels = map[string]string{}
+			}
+			node.Labels[v1.LabelHostname] = node.Name
+		}
 		c.nodes = append(c.nodes, node)
 		c.nodeDocs = append(c.nodeDocs, doc)
 	}
@@ -840,10 +884,17 @@ type scheduleJSON struct {
 			Namespace  string `json:"namespace"`
 			Name       string `json:"name"`
 		} `json:"object"`
-		File     string   `json:"file"`
-		Line     int      `json:"line"`
-		Eligible []string `json:"eligible"`
-		Blocked  []struct {
+		File     string `json:"file"`
+		Line     int    `json:"line"`
+		Template string `json:"template"`
+		// The capacity (TestCapacityDifferential in the capacity module
+		// compares it with the upstream scheduler plugins).
+		Replicas    int      `json:"replicas"`
+		Placed      int      `json:"placed"`
+		PlacedExact bool     `json:"placed_exact"`
+		BlockedBy   string   `json:"blocked_by"`
+		Eligible    []string `json:"eligible"`
+		Blocked     []struct {
 			Node   string `json:"node"`
 			Reason string `json:"reason"`
 			Detail string `json:"detail"`
@@ -936,7 +987,7 @@ func (pt *placementTally) disagreement() bool {
 	return false
 }
 
-var blockReasons = []string{"node-name", "node-selector", "node-affinity", "taint", "unschedulable", "resources"}
+var blockReasons = []string{"node-name", "node-selector", "node-affinity", "taint", "unschedulable", "resources", "spread", "affinity"}
 
 // checkPlacementCase runs dslint on the case and compares every workload
 // and node with the oracle.

@@ -10,5 +10,5 @@ package engine
 var unreadFields = map[string]bool{
 	"args": true, "command": true, "env": true, "envFrom": true, "imagePullPolicy": true,
 	"lifecycle": true, "livenessProbe": true, "readinessProbe": true,
-	"securityContext": true, "startupProbe": true, "strategy": true, "volumeMounts": true,
+	"securityContext": true, "startupProbe": true, "volumeMounts": true,
 }

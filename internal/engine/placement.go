@@ -54,6 +54,24 @@ type Placement struct {
 	Template string
 	Pools    []PoolVerdict
 	Eligible int // nodes its pods can land on (a DaemonSet's DESIRED)
+	Capacity Capacity
+}
+
+// Capacity is how many of a pod template's replicas an empty cluster holds
+// (rego/capacity.rego: pod_placement).
+type Capacity struct {
+	Replicas int `json:"replicas"` // how many the workload wants (a DaemonSet's DESIRED)
+	Placed   int `json:"placed"`
+	// Exact is false where Placed is an upper bound: the count depends on
+	// the nodes the scheduler picks.
+	Exact bool `json:"exact"`
+	// BlockedBy is what holds replicas back: none, placement, resources,
+	// ports, anti-affinity, spread or affinity.
+	BlockedBy string `json:"blocked_by"`
+	// Limit says how, when fewer are placed than wanted.
+	Limit struct {
+		Text string `json:"text"`
+	} `json:"limit"`
 }
 
 // Place evaluates where the pods of one object can land on the run's
@@ -70,14 +88,50 @@ func (run *Run) Place(ctx context.Context, obj *yaml.Node) ([]Placement, error) 
 	if err != nil || !ok {
 		return nil, err // not a workload, or no inventory
 	}
-	if p, ok := run.placed.Load(key); ok {
-		return p.([]Placement), nil
-	}
-	p, err := run.place(ctx, input)
-	if err == nil {
+	var p []Placement
+	if cached, ok := run.placed.Load(key); ok {
+		p = cached.([]Placement)
+	} else if p, err = run.place(ctx, input); err != nil {
+		return nil, err
+	} else {
 		run.placed.Store(key, p)
 	}
-	return p, err
+	return run.withCapacity(ctx, input, p)
+}
+
+// withCapacity is p, shared by the workloads with the same placement key,
+// with how many replicas of this workload land (rego/capacity.rego:
+// capacities), which also reads its replicas, labels and pod
+// (anti-)affinity. It hands the library the placement it worked out
+// (give), so that only the capacity is evaluated.
+func (run *Run) withCapacity(ctx context.Context, input ast.Value, p []Placement) ([]Placement, error) {
+	if err := run.give(ctx, input); err != nil {
+		return nil, err
+	}
+	rs, err := run.capacityQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+	if err != nil {
+		return nil, fmt.Errorf("evaluate capacity: %w", err)
+	}
+	if len(rs) == 0 {
+		return p, nil
+	}
+	raw, err := json.Marshal(rs[0].Expressions[0].Value)
+	if err != nil {
+		return nil, err
+	}
+	var caps []Capacity
+	if err := json.Unmarshal(raw, &caps); err != nil {
+		return nil, fmt.Errorf("capacity result: %w", err)
+	}
+	if len(caps) != len(p) {
+		return nil, fmt.Errorf("capacity result: %d pod templates, placement has %d", len(caps), len(p))
+	}
+	out := make([]Placement, len(p))
+	for i := range p {
+		out[i] = p[i]
+		out[i].Capacity = caps[i]
+	}
+	return out, nil
 }
 
 // placementKey is all placement reads of the workload in input, as a string

@@ -112,7 +112,7 @@ func TestNeedsInventory(t *testing.T) {
 	rules := newRun(t, RuleConfig{}).rules
 	for _, r := range rules.Rules() {
 		set := rules.Setting(r.ID)
-		if want := r.ID == "no-matching-nodes" || r.ID == "daemonset-pods-pending" || r.ID == "insufficient-capacity"; set.NeedsInventory != want || r.NeedsInventory != want {
+		if want := r.ID == "no-matching-nodes" || r.ID == "daemonset-pods-pending" || r.ID == "insufficient-capacity" || r.ID == "rollout-blocked"; set.NeedsInventory != want || r.NeedsInventory != want {
 			t.Errorf("%s: needs an inventory %v (metadata %v), want %v", r.ID, set.NeedsInventory, r.NeedsInventory, want)
 		}
 		if set.Ran(false) == set.NeedsInventory || !set.Ran(true) {

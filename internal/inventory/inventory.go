@@ -9,6 +9,7 @@ package inventory
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,7 +21,7 @@ import (
 // and every other */zone, such as CSI drivers' topology labels). They do not
 // split pools; a workload that constrains one is judged node by node.
 func PerNodeLabel(key string) bool {
-	return key == "kubernetes.io/hostname" || strings.HasSuffix(key, "/zone")
+	return key == hostnameLabel || strings.HasSuffix(key, "/zone")
 }
 
 // poolLabels name a node's pool on the common platforms, most specific first.
@@ -92,6 +93,7 @@ func New(nodes []*Node) *Inventory {
 			continue
 		}
 		seen[n.Name] = true
+		withHostname(n)
 		inv.Nodes = append(inv.Nodes, n)
 		key := groupKey(n)
 		p := byKey[key]
@@ -119,6 +121,26 @@ func New(nodes []*Node) *Inventory {
 		}
 	}
 	return inv
+}
+
+// hostnameLabel is the label the kubelet puts on every node: the node's
+// hostname, its name unless the kubelet is told otherwise. Pod
+// anti-affinity and topology spread on kubernetes.io/hostname (the most
+// common key) read it.
+const hostnameLabel = "kubernetes.io/hostname"
+
+// withHostname gives a node written without kubernetes.io/hostname (a
+// hand-written inventory) the label the kubelet would give it: its name.
+func withHostname(n *Node) {
+	if _, ok := n.Labels[hostnameLabel]; ok || n.Name == "" {
+		return
+	}
+	if n.Labels == nil {
+		n.Labels = map[string]any{}
+	} else {
+		n.Labels = maps.Clone(n.Labels)
+	}
+	n.Labels[hostnameLabel] = n.Name
 }
 
 // Empty is true when there is no node to place workloads on.

@@ -2,12 +2,16 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
@@ -58,12 +62,17 @@ func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
 	io.WriteString(bw, "\n],\n\"placements\": [")
 	enc := newPlacementEncoder(out.Inventory)
 	for i, p := range out.Placements {
+		c := p.Capacity
 		head, err := json.Marshal(struct {
-			Object   finding.Object `json:"object"`
-			File     string         `json:"file"`
-			Line     int            `json:"line"`
-			Template string         `json:"template,omitempty"` // which pod template, for kinds with several
-		}{p.Object, p.File, p.Line, p.Template})
+			Object      finding.Object `json:"object"`
+			File        string         `json:"file"`
+			Line        int            `json:"line"`
+			Template    string         `json:"template,omitempty"` // which pod template, for kinds with several
+			Replicas    int            `json:"replicas"`
+			Placed      int            `json:"placed"`
+			PlacedExact bool           `json:"placed_exact"`
+			BlockedBy   string         `json:"blocked_by"`
+		}{p.Object, p.File, p.Line, p.Template, c.Replicas, c.Placed, c.Exact, c.BlockedBy})
 		if err != nil {
 			return err
 		}
@@ -235,6 +244,7 @@ func (c cell) String() string {
 var shortReason = map[string]string{
 	"node-name": "name", "node-selector": "selector", "node-affinity": "affinity",
 	"taint": "taint", "unschedulable": "cordoned", "resources": "resources",
+	"spread": "spread", "affinity": "pod-affinity",
 }
 
 type row struct {
@@ -253,6 +263,21 @@ func (r row) name() string {
 		name += " " + r.p.Template
 	}
 	return name
+}
+
+// fits is how many of the replicas an empty cluster holds, and what holds
+// the others back: "3/3", "2/3 anti-affinity", "≤2/3 affinity" where the
+// count is an upper bound (it depends on the nodes the scheduler picks).
+func (r row) fits() string {
+	c := r.p.Capacity
+	s := fmt.Sprintf("%d/%d", c.Placed, c.Replicas)
+	if !c.Exact {
+		s = "≤" + s
+	}
+	if c.BlockedBy != "none" && c.BlockedBy != "" {
+		s += " " + c.BlockedBy
+	}
+	return s
 }
 
 func (r row) desired() string {
@@ -298,6 +323,84 @@ func matrix(out *lint.Outcome) []row {
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// notModelled is what dslint schedule does not simulate.
+const notModelled = "Not modelled: volumes, DRA, preemption, other pods already on the nodes; pod affinity to other workloads' pods."
+
+// poolAllocatable is what each node of the pool allocates, briefly: cpu,
+// memory, pods and extended resources ("-" when the nodes say nothing).
+func poolAllocatable(p *inventory.Pool) string {
+	a := p.Nodes[0].Allocatable
+	if a == nil {
+		return "-"
+	}
+	var names []string
+	for name := range a {
+		if name != "ephemeral-storage" && !strings.HasPrefix(name, "hugepages-") {
+			names = append(names, name)
+		}
+	}
+	slices.SortFunc(names, func(x, y string) int {
+		return cmp.Or(cmp.Compare(resourceRank(x), resourceRank(y)), strings.Compare(x, y))
+	})
+	parts := make([]string, 0, len(names))
+	for _, name := range names {
+		parts = append(parts, name+" "+showQuantity(name, a[name]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// showQuantity writes memory in GiB, as people size nodes ("30.0Gi" for
+// kubectl's 31482988Ki), and other quantities as written.
+func showQuantity(name string, v any) string {
+	s := fmt.Sprint(v)
+	if name != "memory" {
+		return s
+	}
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return s
+	}
+	gi := float64(q.Value()) / (1 << 30)
+	if gi < 1 {
+		return fmt.Sprintf("%.0fMi", float64(q.Value())/(1<<20))
+	}
+	return strconv.FormatFloat(gi, 'f', 1, 64) + "Gi"
+}
+
+// resourceRank orders cpu, memory and pods before extended resources.
+func resourceRank(name string) int {
+	switch name {
+	case "cpu":
+		return 0
+	case "memory":
+		return 1
+	case "pods":
+		return 2
+	}
+	return 3
+}
+
+func atMost(c engine.Capacity) string {
+	if c.Exact {
+		return fmt.Sprint(c.Placed)
+	}
+	return fmt.Sprintf("at most %d", c.Placed)
+}
+
+// short are the rows with fewer replicas placed than wanted, though some
+// land, with what holds the others back.
+func short(rows []row) []string {
+	var out []string
+	for _, r := range rows {
+		c := r.p.Capacity
+		if c.Placed >= c.Replicas || c.Placed == 0 || c.Limit.Text == "" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s (%s:%d): %s of %d replicas: %s", r.p.Object.Kind, r.name(), r.p.File, r.p.Line, atMost(c), c.Replicas, c.Limit.Text))
+	}
+	return out
 }
 
 func poolTaints(p *inventory.Pool) string {
@@ -375,17 +478,17 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 	slices.SortStableFunc(rows, func(a, b row) int { return strings.Compare(a.name(), b.name()) })
 
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POOL\tNODES\tTAINTS")
+	fmt.Fprintln(tw, "POOL\tNODES\tTAINTS\tALLOCATABLE")
 	for _, i := range order {
 		p := inv.Pools[i]
-		fmt.Fprintf(tw, "%s\t%d\t%s\n", p.Name, len(p.Nodes), poolTaints(p))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", p.Name, len(p.Nodes), poolTaints(p), poolAllocatable(p))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
 
 	shown := min(len(inv.Pools), opts.MaxPools)
 	folded := len(inv.Pools) - shown
-	header := []string{"WORKLOAD", "KIND", "NODES", "DESIRED"}
+	header := []string{"WORKLOAD", "KIND", "NODES", "DESIRED", "FITS"}
 	for _, i := range order[:shown] {
 		header = append(header, inv.Pools[i].Name)
 	}
@@ -400,8 +503,9 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 	}
 	tw.Flush()
 
-	fmt.Fprintln(w, "\n✓ fits every node of the pool · n/m fits n of its m nodes · ✗ fits none, for the reason that blocks most of them:")
-	fmt.Fprintln(w, "name (nodeName), selector (nodeSelector), affinity (required node affinity), taint (an untolerated taint), cordoned, resources (requests beyond what a node allocates)")
+	fmt.Fprintln(w, "\nFITS: replicas an empty cluster holds / replicas wanted (≤: at most, it depends on the nodes the scheduler picks), and what holds the rest back.")
+	fmt.Fprintln(w, "✓ fits every node of the pool · n/m fits n of its m nodes · ✗ fits none, for the reason that blocks most of them:")
+	fmt.Fprintln(w, "name (nodeName), selector (nodeSelector), affinity (required node affinity), taint (an untolerated taint), cordoned, resources (requests beyond what a node allocates), spread and pod-affinity (a topology key the node lacks)")
 	if folded > 0 {
 		fmt.Fprintf(w, "%d pools are folded into the last column (nodes the pods fit there / all): see --format markdown or json for every pool.\n", folded)
 	}
@@ -414,7 +518,13 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 			fmt.Fprintln(w, "  "+l)
 		}
 	}
-	fmt.Fprintln(w, "\nNot modelled: pod (anti-)affinity, topology spread, volumes, DRA, other pods already on the nodes.")
+	if s := short(rows); len(s) > 0 {
+		fmt.Fprintln(w, "\nWorkloads with replicas that never land:")
+		for _, l := range s {
+			fmt.Fprintln(w, "  "+l)
+		}
+	}
+	fmt.Fprintln(w, "\n"+notModelled)
 	return nil
 }
 
@@ -443,14 +553,14 @@ func foldRows(rows []row, shown, max int) (lines []string, folded int) {
 			}
 			cells = append(cells, fmt.Sprintf("%d/%d", fit, total))
 		}
-		key := r.p.Object.Kind + "\t" + fmt.Sprint(r.p.Eligible) + "\t" + strings.Join(cells, "\t")
+		key := r.p.Object.Kind + "\t" + fmt.Sprint(r.p.Eligible) + "\t" + r.fits() + "\t" + strings.Join(cells, "\t")
 		if fold && key == last {
 			alike++
 			continue
 		}
 		flush()
 		last = key
-		lines = append(lines, fmt.Sprintf("%s\t%s\t%d\t%s\t%s", r.name(), r.p.Object.Kind, r.p.Eligible, r.desired(), strings.Join(cells, "\t")))
+		lines = append(lines, fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s", r.name(), r.p.Object.Kind, r.p.Eligible, r.desired(), r.fits(), strings.Join(cells, "\t")))
 	}
 	flush()
 	return lines, folded
@@ -462,19 +572,19 @@ func writeScheduleMarkdown(w io.Writer, out *lint.Outcome) error {
 	inv := out.Inventory
 	rows := matrix(out)
 	fmt.Fprintf(w, "### dslint schedule: %s on %s in %s\n\n", plural(out.Summary.Workloads, "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
-	fmt.Fprintln(w, "| pool | nodes | taints |\n|---|---:|---|")
+	fmt.Fprintln(w, "| pool | nodes | taints | allocatable |\n|---|---:|---|---|")
 	for _, p := range inv.Pools {
-		fmt.Fprintf(w, "| %s | %d | %s |\n", mdEscape(p.Name), len(p.Nodes), mdEscape(poolTaints(p)))
+		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", mdEscape(p.Name), len(p.Nodes), mdEscape(poolTaints(p)), mdEscape(poolAllocatable(p)))
 	}
-	fmt.Fprint(w, "\n| workload | kind | nodes | desired |")
+	fmt.Fprint(w, "\n| workload | kind | nodes | desired | fits |")
 	for _, p := range inv.Pools {
 		fmt.Fprintf(w, " %s |", mdEscape(p.Name))
 	}
-	fmt.Fprint(w, "\n|---|---|---:|---:|")
+	fmt.Fprint(w, "\n|---|---|---:|---:|---|")
 	fmt.Fprint(w, strings.Repeat("---|", len(inv.Pools)))
 	fmt.Fprintln(w)
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s | %s | %d | %s |", mdEscape(r.name()), r.p.Object.Kind, r.p.Eligible, r.desired())
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %s |", mdEscape(r.name()), r.p.Object.Kind, r.p.Eligible, r.desired(), r.fits())
 		for _, c := range r.cells {
 			if c.Fit == 0 {
 				fmt.Fprintf(w, " ✗ %s<br>%s |", c.Reason, mdEscape(c.Detail))
@@ -491,7 +601,13 @@ func writeScheduleMarkdown(w io.Writer, out *lint.Outcome) error {
 			fmt.Fprintln(w, "- "+mdEscape(l))
 		}
 	}
-	fmt.Fprintln(w, "\n_Not modelled: pod (anti-)affinity, topology spread, volumes, DRA, other pods already on the nodes._")
+	if s := short(rows); len(s) > 0 {
+		fmt.Fprintln(w, "\n**Workloads with replicas that never land:**")
+		for _, l := range s {
+			fmt.Fprintln(w, "- "+mdEscape(l))
+		}
+	}
+	fmt.Fprintln(w, "\n_"+notModelled+"_")
 	return nil
 }
 

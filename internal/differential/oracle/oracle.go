@@ -8,6 +8,7 @@
 package oracle
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -157,7 +158,11 @@ func For(kind string, spec *v1.PodSpec) func(node *v1.Node) (bool, string) {
 		}
 	}
 	// The scheduler: NodeUnschedulable, TaintToleration, NodeAffinity,
-	// NodeResourcesFit.
+	// NodeResourcesFit, then the first step of PodTopologySpread's and
+	// InterPodAffinity's Filter: the node has the topology key of every
+	// DoNotSchedule spread constraint and every required pod affinity term
+	// (reference §11.3, §12.3; what the terms then count needs other pods).
+	keys := topologyKeys(spec)
 	return func(node *v1.Node) (bool, string) {
 		if node.Spec.Unschedulable && !corev1.TolerationsTolerateTaint(discard, tols, &v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}, gate) {
 			return false, "unschedulable: the node is cordoned and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule"
@@ -168,8 +173,36 @@ func For(kind string, spec *v1.PodSpec) func(node *v1.Node) (bool, string) {
 		if ok, why := affinity(node); !ok {
 			return false, why
 		}
-		return fitsResources(requests, node)
+		if ok, why := fitsResources(requests, node); !ok {
+			return ok, why
+		}
+		for _, k := range keys {
+			if _, ok := node.Labels[k.key]; !ok {
+				return false, fmt.Sprintf("%s: the node has no label %s", k.plugin, k.key)
+			}
+		}
+		return true, ""
 	}
+}
+
+type topologyKey struct{ plugin, key string }
+
+// topologyKeys are the label keys the PodTopologySpread and InterPodAffinity
+// filters require of a node, for the pod's DoNotSchedule constraints and
+// required pod affinity terms.
+func topologyKeys(spec *v1.PodSpec) []topologyKey {
+	var keys []topologyKey
+	for _, c := range spec.TopologySpreadConstraints {
+		if c.WhenUnsatisfiable == v1.DoNotSchedule {
+			keys = append(keys, topologyKey{"spread", c.TopologyKey})
+		}
+	}
+	if a := spec.Affinity; a != nil && a.PodAffinity != nil {
+		for _, t := range a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+			keys = append(keys, topologyKey{"affinity", t.TopologyKey})
+		}
+	}
+	return keys
 }
 
 // PodRequests is what the scheduler reads of a pod's requests (reference
