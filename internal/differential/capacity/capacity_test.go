@@ -227,3 +227,23 @@ func TestJobLabels(t *testing.T) {
 		t.Errorf("WorkloadOf(job parallelism 5 completions 2) = %d, %v; want 2", jw.Replicas, err)
 	}
 }
+
+// §13: zone spread on a DaemonSet, on §12.3's nodes plus one without a
+// zone (5 wanted: the tainted node is not). With the default
+// nodeAffinityPolicy Honor each daemon pod's only domain is its own node's
+// zone → the 4 zoned nodes; with Ignore zone c (0 pods) counts → 2. Zone
+// anti-affinity: one daemon pod per zone, and the unzoned node's.
+func TestDaemonSetSpreadAndAntiAffinity(t *testing.T) {
+	nodes := append(spreadNodes(), mkNode("x-1", nil, "cpu=4,pods=110"))
+	ds := func(spec v1.PodSpec) Workload {
+		spec.Containers = requests("cpu=100m")
+		return Workload{Kind: "DaemonSet", Namespace: "kube-system", Name: "spread",
+			Template: v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "spread"}}, Spec: spec}}
+	}
+	want(t, place(t, nodes, ds(v1.PodSpec{TopologySpreadConstraints: spread(nil)})), 5, 4, "a-1", "a-2", "a-3", "b-1")
+	ignore := v1.NodeInclusionPolicyIgnore
+	tsc := spread(nil)
+	tsc[0].NodeAffinityPolicy = &ignore
+	want(t, place(t, nodes, ds(v1.PodSpec{TopologySpreadConstraints: tsc})), 5, 2, "a-1", "b-1")
+	want(t, place(t, nodes, ds(v1.PodSpec{Affinity: antiAffinity("spread", v1.LabelTopologyZone)})), 5, 3, "a-1", "b-1", "x-1")
+}
