@@ -85,25 +85,56 @@ _unplaced_by(pod) := reasons[0] if {
 } else := "placement"
 
 # A DaemonSet wants a pod on each node of its DESIRED count; those on the
-# nodes too small for it stay Pending (pod_pending_in, reference §13).
+# nodes too small for it (pod_pending_in, reference §13), or without a
+# topology key its spread constraints or pod affinity ask for, stay
+# Pending.
 _daemon_placement(pod) := {
 	"replicas": wanted,
-	"placed": wanted - pending,
+	"placed": (wanted - pending) - keyless,
 	"exact": _daemon_exact(pod),
-	"blocked_by": _daemon_blocked_by(pending),
+	"blocked_by": _daemon_blocked_by(pending, keyless),
 } if {
 	wanted := pod_eligible(pod)
-	pending := sum([n | some i, _ in pod_pending_in(pod); n := pod_eligible_in(pod)[i]])
+	short := pod_pending_in(pod)
+	pending := sum([n | some i, _ in short; n := pod_eligible_in(pod)[i]])
+	keyless := _keyless(pod, short)
 }
 
-_daemon_blocked_by(0) := "none"
+_daemon_blocked_by(0, 0) := "none"
 
-_daemon_blocked_by(n) := "resources" if n > 0
+_daemon_blocked_by(n, _) := "resources" if n > 0
+
+_daemon_blocked_by(0, n) := "spread" if n > 0
+
+# _keyless counts the DaemonSet's nodes, outside the pools pending for
+# resources, that lack a topology key of its pods.
+_keyless(pod, short) := 0 if {
+	count(_daemon_keys(pod)) == 0
+} else := sum([n |
+	some c in _classes(pod, 0)
+	c.verdict.fits
+	not short[c.pool]
+	n := count([j | some j in _class_nodes(c); not _has_keys(pools[c.pool].nodes[j], _daemon_keys(pod))])
+])
+
+_daemon_keys(pod) := {k | some k in podaffinity.topology_keys(pod.spec).affinity} | {k | some k in podaffinity.topology_keys(pod.spec).spread}
+
+_class_nodes(c) := numbers.range(0, count(pools[c.pool].nodes) - 1) if c.nodes == null
+
+_class_nodes(c) := c.nodes if c.nodes != null
+
+_has_keys(node, keys) if {
+	every key in keys {
+		is_string(node.metadata.labels[key])
+	}
+}
 
 # Pod (anti-)affinity and spread among daemon pods depend on the order the
 # controller creates them in (reference §15.2).
 _daemon_exact(pod) := false if {
 	_has_terms(pod)
+} else := false if {
+	count(_other_affinity(pod)) > 0
 } else := true
 
 _has_terms(pod) if (count(_anti_terms(pod)) + count(_spread(pod))) + count(_self_affinity(pod)) > 0
@@ -133,6 +164,14 @@ _self_affinity(pod) := [[path, term] |
 	podaffinity.term_among_replicas(pod, term)
 ]
 
+# _other_affinity are required pod affinity terms that match other pods
+# only: the count depends on those pods, which are not modelled (on an
+# empty cluster none is placed, reference §11.4).
+_other_affinity(pod) := [term |
+	some [_, term] in podaffinity.affinity_terms(pod.spec)
+	not podaffinity.term_among_replicas(pod, term)
+]
+
 _spread(pod) := [[path, c] |
 	some [path, c] in podaffinity.spread_constraints(pod.spec)
 	podaffinity.spread_binds(pod, c)
@@ -142,6 +181,7 @@ _spread(pod) := [[path, c] |
 # (reference §15.2-§15.3).
 _exact(pod) if {
 	count(_self_affinity(pod)) == 0
+	count(_other_affinity(pod)) == 0
 	count(_spread(pod)) <= 1
 	count(_coarse_anti_keys(pod)) <= 1
 	every key in _coarse_anti_keys(pod) {
