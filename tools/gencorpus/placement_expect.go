@@ -51,6 +51,11 @@ func (p *placed) where(c *cluster, s scheduling, hostNetwork bool) {
 // placement reads it.
 func (s scheduling) podSpec(hostNetwork bool) *v1.PodSpec {
 	spec := &v1.PodSpec{NodeName: s.nodeName, HostNetwork: hostNetwork}
+	if s.spread != "" {
+		spec.TopologySpreadConstraints = []v1.TopologySpreadConstraint{{
+			MaxSkew: 1, TopologyKey: s.spread, WhenUnsatisfiable: v1.UnsatisfiableConstraintAction(s.spreadWhen),
+		}}
+	}
 	for _, t := range s.tolerations {
 		tol := v1.Toleration{Key: t.key, Operator: v1.TolerationOperator(t.operator), Value: t.value, Effect: v1.TaintEffect(t.effect)}
 		if t.seconds > 0 {

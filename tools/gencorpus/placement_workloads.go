@@ -164,12 +164,27 @@ func (g *gen) placementWorkload(w *yw, c *cluster, item planItem, id int) placed
 	m := meta{kind: item.kind.kind, app: g.pick(appNames), team: g.pick(teamDirs), namespace: ns,
 		annotations: []kv{{"placement.dslint.dev/case", item.cs.name}}}
 	m.name = fmt.Sprintf("%s-%s-%04d", item.cs.name, m.app, id)
+	g.amongOwnPods(&s, m)
 	g.placement, g.hostNetwork = &s, false
 	g.writeWorkload(w, item.kind.apiVersion, m)
 	g.placement = nil
 	p := placed{apiVersion: item.kind.apiVersion, kind: m.kind, namespace: ns, name: m.name, caseName: item.cs.name}
 	p.where(c, s, g.hostNetwork)
 	return p
+}
+
+// amongOwnPods gives some workloads required anti-affinity (one per node,
+// or per zone) and topology spread among their own pods, as high-availability
+// charts do.
+func (g *gen) amongOwnPods(s *scheduling, m meta) {
+	s.self = selector(m)
+	if g.chance(20) {
+		s.antiAffinity = g.pick([]string{"kubernetes.io/hostname", "kubernetes.io/hostname", "topology.kubernetes.io/zone"})
+	}
+	if g.chance(20) {
+		s.spread = g.pick([]string{"topology.kubernetes.io/zone", "kubernetes.io/hostname"})
+		s.spreadWhen = g.pick([]string{"DoNotSchedule", "ScheduleAnyway"})
+	}
 }
 
 // Helpers for the cases.

@@ -52,6 +52,12 @@ type scheduling struct {
 	nodeSelector []kv
 	required     [][]expr // nodeSelectorTerms, ORed
 	preferred    []expr
+
+	// Among the workload's own pods (the placement scenario): required
+	// anti-affinity on antiAffinity, a topology spread constraint on
+	// spread (whenUnsatisfiable spreadWhen), both selecting self.
+	antiAffinity, spread, spreadWhen string
+	self                             []kv
 }
 
 // scheduling decides a pod's tolerations and node constraints together, so
@@ -157,11 +163,32 @@ func (g *gen) writeScheduling(w *yw, s scheduling) {
 		w.f("nodeName: %s", s.nodeName)
 	}
 	w.mapping("nodeSelector", s.nodeSelector)
-	if len(s.required)+len(s.preferred) > 0 {
+	if len(s.required)+len(s.preferred) > 0 || s.antiAffinity != "" {
 		w.f("affinity:")
 		w.in(func() {
-			w.f("nodeAffinity:")
-			w.in(func() { writeNodeAffinity(w, s) })
+			if len(s.required)+len(s.preferred) > 0 {
+				w.f("nodeAffinity:")
+				w.in(func() { writeNodeAffinity(w, s) })
+			}
+			if s.antiAffinity != "" {
+				w.f("podAntiAffinity:")
+				w.in(func() {
+					w.f("requiredDuringSchedulingIgnoredDuringExecution:")
+					w.item("labelSelector:", func() {
+						w.in(func() { w.mapping("matchLabels", s.self) })
+						w.f("topologyKey: %s", s.antiAffinity)
+					})
+				})
+			}
+		})
+	}
+	if s.spread != "" {
+		w.f("topologySpreadConstraints:")
+		w.item("maxSkew: 1", func() {
+			w.f("topologyKey: %s", s.spread)
+			w.f("whenUnsatisfiable: %s", s.spreadWhen)
+			w.f("labelSelector:")
+			w.in(func() { w.mapping("matchLabels", s.self) })
 		})
 	}
 	if len(s.tolerations) > 0 {
