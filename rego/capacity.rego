@@ -60,7 +60,7 @@ replicas_placed(pod, wanted) := {"replicas": wanted, "placed": 0, "exact": true,
 	pod_eligible(pod) == 0
 } else := object.union(
 	{"replicas": wanted, "placed": placed, "exact": _exact(pod), "blocked_by": _blocked_by(limit, placed, wanted)},
-	_limit_field(limit, placed, wanted),
+	_limit_field(pod, limit, placed, wanted),
 ) if {
 	limits := _limits(pod, wanted)
 	least := min([l.n | some l in limits])
@@ -68,9 +68,31 @@ replicas_placed(pod, wanted) := {"replicas": wanted, "placed": 0, "exact": true,
 	placed := min([wanted, least])
 }
 
-_limit_field(limit, placed, wanted) := {"limit": limit} if placed < wanted
+# A limit is worked out as {"by", "n", "path", "why": what its text
+# says}; the text, and the path of a resource, are worked out only for the
+# limit that holds replicas back.
+_limit_field(pod, limit, placed, wanted) := {"limit": {
+	"by": limit.by,
+	"n": limit.n,
+	"path": _limit_path(pod, limit),
+	"text": _limit_text(pod, limit),
+}} if placed < wanted
 
-_limit_field(_, placed, wanted) := {} if placed >= wanted
+_limit_field(_, _, placed, wanted) := {} if placed >= wanted
+
+_limit_path(pod, limit) := _resource_path(pod) if {
+	limit.by == "resources"
+} else := limit.path
+
+_limit_text(pod, limit) := sprintf("the nodes it can land on hold %d of its pods at most, even with nothing else running: %s", [limit.n, _rooms(pod)]) if {
+	limit.by == "resources"
+} else := sprintf("its host ports allow one pod per node, and it can land on %s", [_nodes_word(limit.n)]) if {
+	limit.by == "ports"
+} else := sprintf("required pod anti-affinity on %s allows %d, one per %s: %s", [limit.why.key, limit.n, _domain_word(limit.why.key), _listing(limit.why.key, object.keys(_holds_in(limit.why.classes, limit.why.key)))]) if {
+	limit.by == "anti-affinity"
+} else := _spread_text(limit.why.constraint, limit.n, _spread_held(pod, limit.why.classes, limit.why.constraint), limit.why.least) if {
+	limit.by == "spread"
+} else := sprintf("required pod affinity on %s keeps every replica in the first one's domain, which holds %d at most", [limit.why.key, limit.n])
 
 _blocked_by(_, placed, wanted) := "none" if placed >= wanted
 
@@ -212,13 +234,10 @@ _hostname := "kubernetes.io/hostname"
 # _resources_limit: Σ over the eligible pools of nodes × what each holds.
 _resources_limit(pod, wanted) := {
 	"by": "resources",
-	"n": n,
-	"text": sprintf("the nodes it can land on hold %d of its pods at most, even with nothing else running: %s", [n, rooms]),
-	"path": _resource_path(pod),
-} if {
-	n := sum([held | some i, nodes in pod_eligible_in(pod); held := nodes * _each(pod, i, wanted)])
-	rooms := concat("; ", [_pool_room(i, r) | some i, r in pod_room_in(pod)])
+	"n": sum([held | some i, nodes in pod_eligible_in(pod); held := nodes * _each(pod, i, wanted)]),
 }
+
+_rooms(pod) := concat("; ", [_pool_room(i, r) | some i, r in pod_room_in(pod)])
 
 _pool_room(i, r) := sprintf("%s, %s × %d (%s)", [pools[i].name, _nodes_word(r.nodes), r.each, r.by])
 
@@ -229,18 +248,16 @@ _resource_path(pod) := path if {
 
 _ports_limit(pod) := [{
 	"by": "ports",
-	"n": n,
-	"text": sprintf("its host ports allow one pod per node, and it can land on %s", [_nodes_word(n)]),
+	"n": pod_eligible(pod),
 	"path": host_port_path(pod.spec),
 }] if {
 	_binds_host_ports(pod.spec)
-	n := pod_eligible(pod)
 } else := []
 
 # _each(pod, i, wanted) is how many replicas a node of pool i holds by its
 # resources: what its allocatable has room for, or wanted when the pool
 # says nothing of them.
-_each(pod, i, wanted) := _room(pod, _set_units(_taint_set_of(i))).each if {
+_each(pod, i, wanted) := _room_each(pod, _set_units(_taint_set_of(i))) if {
 	_judged(pod, _taint_set_of(i))
 } else := wanted
 
@@ -263,7 +280,7 @@ _one_per_node(pod) if {
 # alike: {"pool", "nodes": indexes, or null for the whole pool, "verdict",
 # "held": replicas each node holds (0 where the pod cannot land)}.
 _classes(pod, wanted) := [object.union(c, {"held": _class_held(pod, c, wanted)}) |
-	some v in _verdicts(_placed(pod))
+	some v in pod_verdicts(pod)
 	some c in _classes_of(v)
 ]
 
@@ -301,28 +318,59 @@ _values_of(c, key) := {v: _class_size(c)} if {
 	nodes := {j | some j in c.nodes}
 }
 
-_lacking(c, key) := _class_size(c) - sum([n | some n in _values_of(c, key)])
+_lacking(c, key) := _class_size(c) - _keyed(c, key)
+
+# _keyed(c, key) is how many of the class's nodes have label key.
+_keyed(c, key) := _class_size(c) if {
+	_on_every_node(c.pool, key)
+} else := sum([n | some n in _values_of(c, key)])
+
+_on_every_node(i, key) if is_string(pools[i].node.metadata.labels[key])
+
+_on_every_node(i, key) if key in pools[i].everywhere
+
+# _node_domains(key): every node with label key has a value of its own
+# (data.dslint.inventory.unique_keys), so each is a domain of key alone,
+# and domains are counted without naming them.
+_node_domains(key) if key in data.dslint.inventory.unique_keys
 
 # _holds_in(classes, key) is what the eligible nodes hold, by value of key.
-_holds_in(classes, key) := {v: sum([h | some c in classes; h := c.held * _values_of(c, key)[v]]) |
+# Values are mostly each in one class (a hostname always is): those are
+# read as they are, and only values that several classes share are summed.
+_holds_in(classes, key) := {v: h | some [v, h] in pairs} if {
+	pairs := _held_values(classes, key)
+	count({v | some [v, _] in pairs}) == count(pairs)
+} else := {v: sum([h | some [v2, h] in pairs; v2 == v]) |
+	pairs := _held_values(classes, key)
+	some [v, _] in pairs
+}
+
+# _held_values(classes, key) is [value, what the class's nodes of that
+# value hold] for each class that holds some.
+_held_values(classes, key) := [[v, c.held * n] |
 	some c in classes
 	c.held > 0
-	some v, _ in _values_of(c, key)
-}
+	some v, n in _values_of(c, key)
+]
 
 # Required self anti-affinity on key T: one per value of T, and nodes
 # without T hold what they hold (reference §11.4, §15.1).
 _anti_limit(pod, wanted, path, term) := {
 	"by": "anti-affinity",
 	"n": n,
-	"text": sprintf("required pod anti-affinity on %s allows %d, one per %s: %s", [key, n, _domain_word(key), _listing(key, domains)]),
+	"why": {"key": key, "classes": classes},
 	"path": array.concat(path, ["topologyKey"]),
 } if {
 	key := term.topologyKey
 	classes := _classes(pod, wanted)
-	domains := object.keys(_holds_in(classes, key))
-	n := count(domains) + sum([h | some c in classes; h := c.held * _lacking(c, key)])
+	n := _held_domains(classes, key) + sum([h | some c in classes; h := c.held * _lacking(c, key)])
 }
+
+# _held_domains(classes, key) is the number of domains of key where the
+# classes hold a replica.
+_held_domains(classes, key) := sum([_keyed(c, key) | some c in classes; c.held > 0]) if {
+	_node_domains(key)
+} else := count(_holds_in(classes, key))
 
 _domain_word(key) := "node" if key == _hostname
 
@@ -354,19 +402,42 @@ _more(n) := sprintf(" (and %d more)", [n]) if n > 0
 _spread_limit(pod, wanted, path, constraint) := {
 	"by": "spread",
 	"n": n,
-	"text": _spread_text(constraint, n, held, least),
+	"why": {"constraint": constraint, "classes": classes, "least": least},
 	"path": array.concat(path, ["maxSkew"]),
 } if {
-	key := constraint.topologyKey
 	classes := _classes(pod, wanted)
+	[n, least] := _spread_count(pod, classes, constraint)
+}
+
+# _spread_count is [Σ_d min(C(d), c + maxSkew), c]: with a domain per node,
+# each class of k such nodes counts k domains alike.
+_spread_count(pod, classes, constraint) := [n, least] if {
+	key := constraint.topologyKey
+	_node_domains(key)
+	counted := [[k, h] |
+		some c in classes
+		_counted(c, constraint)
+		k := _keyed(c, key)
+		k > 0
+		h := _capped(pod, key, c.held)
+	]
+	least := _least_of(sum([k | some [k, _] in counted]), [h | some [_, h] in counted], constraint)
+	n := sum([x | some [k, h] in counted; x := k * min([h, least + podaffinity.max_skew(constraint)])])
+} else := [n, least] if {
+	held := _spread_held(pod, classes, constraint)
+	least := _least_of(count(held), [h | some h in held], constraint)
+	n := sum([min([h, least + podaffinity.max_skew(constraint)]) | some h in held])
+}
+
+# _spread_held is what each domain of the constraint holds: its domains
+# are the values of its key on the nodes it counts.
+_spread_held(pod, classes, constraint) := {d: h |
+	some d in domains
+	h := _capped(pod, key, object.get(holds, d, 0))
+} if {
+	key := constraint.topologyKey
 	domains := {v | some c in classes; _counted(c, constraint); some v, _ in _values_of(c, key)}
 	holds := _holds_in(classes, key)
-	held := {d: h |
-		some d in domains
-		h := _capped(pod, key, object.get(holds, d, 0))
-	}
-	least := _least(held, constraint)
-	n := sum([min([h, least + podaffinity.max_skew(constraint)]) | some h in held])
 }
 
 # A domain on which self anti-affinity on the same key holds one replica.
@@ -375,9 +446,11 @@ _capped(pod, key, h) := min([h, 1]) if {
 	term.topologyKey == key
 } else := h
 
-_least(held, constraint) := 0 if {
-	count(held) < podaffinity.min_domains(constraint)
-} else := min([h | some h in held])
+# _least_of(domains, holds, constraint) is c, the least a domain holds: 0
+# with fewer domains than minDomains.
+_least_of(domains, holds, constraint) := 0 if {
+	domains < podaffinity.min_domains(constraint)
+} else := min(holds)
 
 # _counted: the class's nodes count as domains of the constraint
 # (reference §12.2): they pass its node inclusion policies; resources and
@@ -409,19 +482,28 @@ _empty_domains(held, constraint) := sprintf("%s=%s takes none of its pods (its n
 	count(empty) > 0
 } else := sprintf("it has %d domains, fewer than minDomains %d", [count(held), podaffinity.min_domains(constraint)])
 
-_holdings(held) := concat(", ", [sprintf("%s %d", [d, held[d]]) | some d in sort(object.keys(held))])
+_holdings(held) := concat("", [
+	concat(", ", [sprintf("%s %d", [d, held[d]]) | some d in array.slice(names, 0, 5)]),
+	_more(count(names) - min([count(names), 5])),
+]) if {
+	names := sort(object.keys(held))
+}
 
 # Required self affinity on key T: the first replica picks a domain, and
 # every other follows it there (reference §11.4).
 _affinity_limit(pod, wanted, path, term) := {
 	"by": "affinity",
 	"n": n,
-	"text": sprintf("required pod affinity on %s keeps every replica in the first one's domain, which holds %d at most", [term.topologyKey, n]),
+	"why": {"key": term.topologyKey},
 	"path": array.concat(path, ["topologyKey"]),
 } if {
-	holds := _holds_in(_classes(pod, wanted), term.topologyKey)
-	n := max(array.concat([h | some h in holds], [0]))
+	n := _most_held(_classes(pod, wanted), term.topologyKey)
 }
+
+# _most_held(classes, key) is the most a domain of key holds.
+_most_held(classes, key) := max(array.concat([c.held | some c in classes; _keyed(c, key) > 0], [0])) if {
+	_node_domains(key)
+} else := max(array.concat([h | some h in _holds_in(classes, key)], [0]))
 
 _nodes_word(1) := "1 node"
 

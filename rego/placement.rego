@@ -13,17 +13,20 @@
 #   tolerations the DefaultTolerationSeconds admission plugin adds.
 #   NodeResourcesFit (§10.3) on an empty node: room for a pod, then what the
 #   pod requests (resources.requests) against the node's allocatable (a
-#   node that gives none is not judged on resources). Pod (anti-)affinity,
-#   topology spread, volumes, DRA and the pods already on the nodes are not
-#   modelled.
+#   node that gives none is not judged on resources). The topology keys of
+#   required pod affinity and DoNotSchedule spread (§11-§12): a node without
+#   one takes no such pod. How many replicas land, by pod (anti-)affinity
+#   and spread among them, is capacity (rego/capacity.rego). Volumes, DRA
+#   and the pods already on the nodes are not modelled.
 #
 #   dslint puts the inventory at data.dslint.inventory: {"pools": [pool]},
 #   pool = {"name", "node": a Node object with the labels, taints and
 #   unschedulable every node of the pool shares, "nodes": [Node objects with
 #   their own labels too], "varying": [label keys whose values differ between
-#   the pool's nodes]}. A pod whose constraints name none of the varying
-#   keys, no node name and no matchFields fares alike on every node of a pool,
-#   so it is judged once per pool.
+#   the pool's nodes], "everywhere": [the varying keys every node has]}. A
+#   pod whose constraints name none of the varying keys, no node name and no
+#   matchFields fares alike on every node of a pool, so it is judged once per
+#   pool; a topology key only matters by whether a node has it.
 package dslint.lib.placement
 
 import data.dslint.lib.k8s
@@ -47,17 +50,33 @@ pools := data.dslint.inventory.pools
 # pod_ functions below take such a pod.
 
 # pod_key(pod) is all placement reads of the pod: its node constraints and
-# tolerations (_spec), and whether a DaemonSet runs it. Placement is a
-# function of the key and the inventory, so dslint places pods with equal
-# keys once.
-pod_key(pod) := {"spec": _spec(pod.spec), "daemonset": pod.daemonset, "short": _short(pod), "topology": _topology(pod)} if has_inventory
+# tolerations (_spec), whether a DaemonSet runs it, the nodes too small for
+# it (_short) and the topology keys it needs. Placement is a function of
+# the key and the inventory, so dslint places pods with equal keys once.
+pod_key(pod) := {
+	"spec": _spec(pod.spec),
+	"daemonset": pod.daemonset,
+	"short": _short(pod),
+	"topology": _topology(pod),
+	"domains": _has_pod_terms(pod.spec),
+} if has_inventory
+
+# _has_pod_terms(spec): the pod has required pod (anti-)affinity or DoNotSchedule
+# spread, whose capacity counts replicas by topology domain (pod_verdicts).
+_has_pod_terms(spec) if {
+	count(podaffinity.affinity_terms(spec)) + count(podaffinity.anti_affinity_terms(spec)) > 0
+} else if {
+	count(podaffinity.spread_constraints(spec)) > 0
+} else := false
 
 # pod_verdicts(pod) holds, for each pool of the inventory (by index), where
 # the pod can go: {"pool": i, "fits": true} or {"pool": i, "reason": r,
 # "detail": d} for the pool as a whole; or, when the pod may fare
 # differently on the pool's nodes, {"pool": i, "groups": [[node indexes,
 # verdict], ...], "others": the verdict on the nodes in no group}.
-pod_verdicts(pod) := _verdicts(_placed(pod)) if has_inventory
+pod_verdicts(pod) := verdicts if {
+	verdicts := _given(pod).verdicts
+} else := _verdicts(_placed(pod)) if has_inventory
 
 # pod_summary(pod) is where the pod can land, in few words: a verdict per
 # label set (label_verdicts, absent when every label set fits) and per taint
@@ -150,6 +169,24 @@ _by_resources(requests, allocated) := array.concat(_by_pods(allocated), [{"each"
 	a := object.get(allocated, name, 0)
 ])
 
+# _room_each(pod, allocated) is _room's count alone, without the words.
+_room_each(pod, allocated) := min(array.concat(
+	array.concat(_each_by_pods(allocated), _each_by_ports(pod.spec)),
+	[floor(object.get(allocated, name, 0) / n) |
+		some name, n in resources.requests(pod.spec)
+		n > 0
+		_judged_resource(allocated, name)
+	],
+))
+
+_each_by_pods(allocated) := [allocated.pods] if {
+	allocated.pods
+} else := []
+
+_each_by_ports(spec) := [1] if {
+	_binds_host_ports(spec)
+} else := []
+
 _by_pods(allocated) := [{"each": allocated.pods, "resource": "pods", "by": sprintf("%d pods", [allocated.pods])}] if {
 	allocated.pods
 } else := []
@@ -214,7 +251,7 @@ pod_given(pod) := object.union(
 		"eligible_in": [[i, n] | some i, n in _eligible_in(p)],
 		"eligible_nodes": _eligible_nodes(p),
 	},
-	object.union(_given_selected(p), _given_reasons(p)),
+	object.union_n([_given_selected(p), _given_reasons(p), _given_verdicts(pod, p)]),
 ) if {
 	has_inventory
 	p := _placed(pod)
@@ -222,6 +259,10 @@ pod_given(pod) := object.union(
 
 _given_reasons(p) := {"blocking_reasons": _reasons(_blocks(p))} if {
 	_eligible(p) == 0
+} else := {}
+
+_given_verdicts(pod, p) := {"verdicts": _verdicts(p)} if {
+	_has_pod_terms(pod.spec)
 } else := {}
 
 _given_selected(p) := {"selected_pools": sort(_selected_pools(p))} if {
@@ -245,8 +286,10 @@ keys := [[k8s.where(pod), pod_key(pod)] | some pod in k8s.pods] if {
 }
 
 # summaries lists, for each pod of the workload in input, where it is
-# written and its summary (dslint schedule).
-summaries := [{"where": k8s.where(pod), "summary": pod_summary(pod)} | some pod in k8s.pods] if {
+# written, its summary (dslint schedule) and pod_given, which dslint keeps
+# for the workloads with the same keys (given), so that one evaluation
+# serves both.
+summaries := [{"where": k8s.where(pod), "summary": pod_summary(pod), "given": pod_given(pod)} | some pod in k8s.pods] if {
 	k8s.is_workload
 	has_inventory
 }
@@ -327,12 +370,21 @@ _short(pod) := _shortfalls_by_allocatable(resources.requests(pod.spec)) if not p
 # _shortfalls_by_allocatable(requests) is, for each distinct allocatable of
 # the inventory (by its JSON) that is too small for a pod requesting
 # requests, what it lacks first.
-_shortfalls_by_allocatable(requests) := {json.marshal(set.allocatable): short[0] |
-	some set in data.dslint.inventory.taint_sets
-	is_object(set.allocatable)
-	short := _shortfalls(requests, _set_units(set))
+_shortfalls_by_allocatable(requests) := {key: short[0] |
+	some key, allocated in _allocatables
+	short := _shortfalls(requests, allocated)
 	count(short) > 0
 }
+
+# _allocatables are the distinct allocatables of the taint sets, by their
+# JSON, in units (many taint sets allocate alike): dslint works them out
+# once per run (data.dslint.inventory.allocatables).
+_allocatables := data.dslint.inventory.allocatables
+
+_allocatables := {json.marshal(set.allocatable): _set_units(set) |
+	some set in data.dslint.inventory.taint_sets
+	is_object(set.allocatable)
+} if not data.dslint.inventory.allocatables
 
 # allocated_units(allocatable) is what a node allocates in the units of
 # resources.requests: cpu in millicores, the rest in units; what is no
@@ -428,6 +480,8 @@ _pool_verdict(p, i, pool) := {"pool": i, "groups": _groups(p, pool), "others": _
 _pool_wide(p, pool) := v if {
 	v := _label_verdicts(p)[pool.label_set]
 	not v.fits
+} else := v if {
+	v := _topology_verdict(p, pool.node.metadata.labels, pool.everywhere)
 } else := _taint_verdicts(p)[pool.taint_set]
 
 _label_verdicts(p) := [_label_verdict(p, labels, "") | some labels in data.dslint.inventory.label_sets] if {
@@ -439,8 +493,6 @@ _label_verdicts(p) := [_label_verdict(p, labels, "") | some labels in data.dslin
 _unconstrained(p) if {
 	count(p.required.selector) == 0
 	not p.required.terms
-	count(p.topology.affinity) == 0
-	count(p.topology.spread) == 0
 }
 
 # _taint_verdicts judge each taint set: the first of its taints the pod does
@@ -552,6 +604,8 @@ _may_treat_nodes_apart(p) if p.match_fields
 
 _may_treat_nodes_apart(p) if count(_per_node_keys(p)) > 0
 
+_may_treat_nodes_apart(p) if count(_topology_keys(p)) > 0
+
 # _node_specific is true when the pod may fare differently on the nodes of
 # the pool: it names a node (nodeName, matchFields), or constrains a label
 # whose value differs between the pool's nodes (hostname, zone).
@@ -564,13 +618,25 @@ _node_specific(p, pool) if {
 	key in pool.varying
 }
 
+_node_specific(p, pool) if count(_partial_keys(p, pool)) > 0
+
 # _per_node_keys are the per-node labels the pod constrains: most pods have
 # none, and then no pool is judged node by node for them.
 _per_node_keys(p) := {key | some key in _constrained_keys(p); key in data.dslint.inventory.per_node_keys}
 
-_varying_keys(p, pool) := {key | some key in _per_node_keys(p); key in pool.varying}
+_varying_keys(p, pool) := {key | some key in _per_node_keys(p); key in pool.varying} | _partial_keys(p, pool)
 
-_constrained_keys(p) := ({key | some key, _ in nodes.node_selector(p.pod_spec)} | {req.key | some req in _requirements(p)}) | _topology_keys(p)
+# _partial_keys are the topology keys the pod needs that some nodes of the
+# pool have and others lack: the pool's nodes fare apart by them. (A
+# topology key's value does not matter to where one pod may land, only
+# whether the node has the key.)
+_partial_keys(p, pool) := {key |
+	some key in _topology_keys(p)
+	key in pool.varying
+	not key in pool.everywhere
+}
+
+_constrained_keys(p) := {key | some key, _ in nodes.node_selector(p.pod_spec)} | {req.key | some req in _requirements(p)}
 
 _topology_keys(p) := {key | some key in p.topology.affinity} | {key | some key in p.topology.spread}
 
@@ -591,12 +657,21 @@ _groups(p, pool) := [[[j], _verdict(p, pool.nodes[j])] | some j in numbers.range
 	count(_varying_keys(p, pool)) > 1
 } else := array.concat(
 	[[[j], _verdict(p, pool.nodes[j])] | some j in named],
-	[[js, _unnamed_verdict(p, pool, {key: value})] |
-		some key in _varying_keys(p, pool)
-		some value in _group_values(p, pool, key)
-		js := _without(pool.by_label[key][value], named)
-		count(js) > 0
-	],
+	array.concat(
+		[[js, _unnamed_verdict(p, pool, {key: value})] |
+			some key in _varying_keys(p, pool)
+			key in _constrained_keys(p)
+			some value in _group_values(p, pool, key)
+			js := _without(pool.by_label[key][value], named)
+			count(js) > 0
+		],
+		[[js, _unnamed_verdict(p, pool, {key: ""})] |
+			some key in _partial_keys(p, pool)
+			not key in _constrained_keys(p)
+			js := _without(sort([j | some vjs in pool.by_label[key]; some j in vjs]), named)
+			count(js) > 0
+		],
+	),
 ) if {
 	named := {j | some name in _mentioned_names(p); j := pool.names[name]}
 }
@@ -609,20 +684,20 @@ _group_values(p, pool, key) := object.keys(pool.by_label[key]) if {
 	some req in _requirements(p)
 	req.key == key
 	not req.operator in {"In", "NotIn"}
-} else := object.keys(pool.by_label[key]) if {
-	key in _topology_keys(p)
 } else := _mentioned_values(p)[key]
 
 # _unnamed_verdict is the verdict on the nodes of a pool that the pod does
 # not name and whose per-node labels are `labels` (their other per-node
 # labels have values it never mentions, so leaving them out changes
-# nothing): the pool's shared labels with these, a name no node has, and the
-# pool's taints.
+# nothing): the pool's shared labels with these, a name no node has, the
+# keys every node of the pool has, and the pool's taints.
 _unnamed_verdict(p, pool, labels) := {"reason": "node-name", "detail": sprintf("the pod names node %q", [p.node_name])} if {
 	p.node_name != ""
 } else := v if {
 	v := _label_verdict(p, object.union(pool.node.metadata.labels, labels), "\u0000")
 	not v.fits
+} else := v if {
+	v := _topology_verdict(p, object.union(pool.node.metadata.labels, labels), pool.everywhere)
 } else := _taint_verdicts(p)[pool.taint_set]
 
 _mentioned_names(p) := {name | name := nodes.node_name(p.pod_spec); name != ""} | {name |
@@ -648,6 +723,8 @@ _verdict(p, node) := {"reason": "node-name", "detail": sprintf("the pod names no
 } else := v if {
 	v := _label_verdict(p, nodeaffinity.node_labels(node), _name_if_read(p, node))
 	not v.fits
+} else := v if {
+	v := _topology_verdict(p, nodeaffinity.node_labels(node), [])
 } else := _taint_verdict(p, node)
 
 # The name of the node only matters to matchFields: without them, nodes with
@@ -663,26 +740,25 @@ _label_verdict(p, labels, name) := {"reason": "node-selector", "detail": _select
 } else := {"reason": "node-affinity", "detail": _affinity_detail(p.pod_spec, node)} if {
 	node := {"metadata": {"name": name, "labels": labels}}
 	not nodeaffinity.affinity_matches(p.required, node)
-} else := {"reason": "affinity", "detail": sprintf("required pod affinity on %s: the node has no label %s", [key, key])} if {
-	key := _missing(labels, p.topology.affinity)[0]
-} else := {"reason": "spread", "detail": sprintf("topology spread on %s (DoNotSchedule): the node has no label %s", [key, key])} if {
-	key := _missing(labels, p.topology.spread)[0]
 } else := {"fits": true}
 
-_missing(labels, keys) := [key | some key in keys; not _has_key(labels, key)]
+# _topology_verdict is, on a node with labels and the label keys
+# everywhere, the first topology key the pod needs that the node lacks:
+# its required pod affinity's, then its DoNotSchedule spread's; undefined
+# when the node has them all.
+_topology_verdict(p, labels, everywhere) := {"reason": "affinity", "detail": sprintf("required pod affinity on %s: the node has no label %s", [key, key])} if {
+	key := _missing(labels, everywhere, p.topology.affinity)[0]
+} else := {"reason": "spread", "detail": sprintf("topology spread on %s (DoNotSchedule): the node has no label %s", [key, key])} if {
+	key := _missing(labels, everywhere, p.topology.spread)[0]
+}
+
+_missing(labels, everywhere, keys) := [key |
+	some key in keys
+	not _has_key(labels, key)
+	not key in everywhere
+]
 
 _has_key(labels, key) if is_string(labels[key])
-
-# _has_topology_keys(p, labels): the node has every label key the pod's
-# affinity and spread ask for.
-_has_topology_keys(p, labels) if {
-	every key in p.topology.affinity {
-		_has_key(labels, key)
-	}
-	every key in p.topology.spread {
-		_has_key(labels, key)
-	}
-}
 
 _taint_verdict(p, node) := {"reason": "taint", "detail": sprintf("untolerated taint %s", [tolerations.string_of_taint(untolerated[0])])} if {
 	untolerated := [taint |
@@ -791,7 +867,6 @@ _fitting_label_sets(p) := {i |
 	node := {"metadata": {"name": "", "labels": labels}}
 	nodeaffinity.selector_matches(p.required, node)
 	nodeaffinity.affinity_matches(p.required, node)
-	_has_topology_keys(p, labels)
 }
 
 _fitting_taint_sets(p) := {i |
@@ -811,9 +886,16 @@ _blocked_by_taint(set, untolerated) if {
 # _apart are the verdicts on the pools whose nodes may fare differently.
 _apart(p) := [_pool_verdict(p, i, pools[i]) | some i in _apart_pools(p)]
 
-_apart_pools(p) := {i | some i, pool in pools; _node_specific(p, pool)} if {
+_apart_pools(p) := {i | some i, pool in pools; _judged_apart(p, pool)} if {
 	_may_treat_nodes_apart(p)
 } else := set()
+
+# A pool is judged apart from its label set and taint set when its nodes
+# may fare differently, or when they lack a topology key the pod needs
+# (which their label set cannot tell).
+_judged_apart(p, pool) if _node_specific(p, pool)
+
+_judged_apart(p, pool) if _topology_verdict(p, pool.node.metadata.labels, pool.everywhere)
 
 _fitting(v) := count(pools[v.pool].nodes) if v.fits
 
@@ -845,9 +927,10 @@ _fitting_nodes(v) := {j | some [js, n] in v.groups; n.fits; some j in js} | _oth
 
 _others_fitting_nodes(v) := {j |
 	some j in numbers.range(0, count(pools[v.pool].nodes) - 1)
-	not j in {k | some [js, _] in v.groups; some k in js}
+	not j in grouped
 } if {
 	v.others.fits
+	grouped := {k | some [js, _] in v.groups; some k in js}
 } else := set()
 
 _selected_pools(p) := {i |
@@ -886,7 +969,7 @@ _reasons(blocks) := [r |
 	some [_, reason] in sort({[0 - n, reason] | some reason, n in by_reason})
 	r := {"reason": reason, "nodes": by_reason[reason], "text": _reason_text(blocks, reason, by_reason[reason])}
 ] if {
-	by_reason := {b.reason: sum([c.nodes | some c in blocks; c.reason == b.reason]) | some b in blocks}
+	by_reason := {reason: sum([b.nodes | some b in blocks; b.reason == reason]) | some reason in {b.reason | some b in blocks}}
 }
 
 # _reason_text is "<requirement> blocks N nodes (pools)", with the

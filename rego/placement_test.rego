@@ -103,6 +103,7 @@ _zoned := testinv.indexed({"per_node_keys": ["topology.kubernetes.io/zone"], "po
 		testinv.node("x-1", {"pool": "general"}, [], null),
 	],
 	"varying": ["topology.kubernetes.io/zone"],
+	"everywhere": [],
 	"names": {"a-1": 0, "b-1": 1, "a-2": 2, "x-1": 3},
 	"by_label": {"topology.kubernetes.io/zone": {"a": [0, 2], "b": [1]}},
 }]})
@@ -364,6 +365,7 @@ _zoned_inventory := testinv.indexed({"per_node_keys": ["kubernetes.io/hostname",
 			testinv.node("g-3", {"pool": "general", "kubernetes.io/hostname": "g-3"}, [], null),
 		],
 		"varying": ["kubernetes.io/hostname", "topology.kubernetes.io/zone"],
+		"everywhere": ["kubernetes.io/hostname"],
 		"by_label": {
 			"kubernetes.io/hostname": {"g-1": [0], "g-2": [1], "g-3": [2]},
 			"topology.kubernetes.io/zone": {"a": [0], "b": [1]},
@@ -427,3 +429,54 @@ test_replicas_wanted if {
 	placement.pod_replicas(_pod(_deployment({}))) == 1 with input as _deployment({}) with data.dslint.inventory as _zoned_inventory
 	placement.pod_replicas(_pod(_daemonset({}))) == 3 with input as _daemonset({}) with data.dslint.inventory as _zoned_inventory
 }
+
+# A topology key matters to where one pod may land only by whether the node
+# has it: a pool whose every node has the key is judged as a whole, and one
+# where some lack it in two groups, not one per value.
+test_topology_keys_judge_pools_by_presence if {
+	hostname := _deployment({"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {}}]})
+	placement.pod_verdicts(_pod(hostname)) == [{"pool": 0, "fits": true}] with input as hostname with data.dslint.inventory as _zoned_inventory
+
+	zone := _deployment({"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {}}]})
+	[v] := placement.pod_verdicts(_pod(zone)) with input as zone with data.dslint.inventory as _zoned_inventory
+	v.groups == [[[0, 1], {"fits": true}]]
+	v.others.reason == "spread"
+}
+
+# With a domain per node (unique_keys), capacity counts nodes without
+# naming them, and comes to what naming each domain does.
+test_capacity_by_node_domains_as_by_named_domains if {
+	every w in [
+		_replicated(5, {"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [_term("kubernetes.io/hostname")]}}}),
+		_replicated(5, {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {"matchLabels": {"app": "a"}}, "minDomains": 4}]}),
+		_replicated(4, {"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [_term("kubernetes.io/hostname")]}, "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [_term("kubernetes.io/hostname")]}}}),
+	] {
+		by_nodes := placement.pod_placement(_pod(w)) with input as w with data.dslint.inventory as _zoned_inventory
+		by_names := placement.pod_placement(_pod(w)) with input as w with data.dslint.inventory as object.union(_zoned_inventory, {"unique_keys": []})
+		by_nodes == by_names
+		by_nodes.placed < 5
+	}
+}
+
+# Two nodes that share a hostname label are one domain of it.
+test_shared_hostname_is_one_domain if {
+	inv := testinv.indexed({"unique_keys": [], "pools": [object.union(
+		object.remove(testinv.pool("general", {"pool": "general"}, [], ["n-1", "n-2"]), ["by_label", "names"]),
+		{
+			"nodes": [
+				testinv.node("n-1", {"pool": "general", "kubernetes.io/hostname": "same"}, [], null),
+				testinv.node("n-2", {"pool": "general", "kubernetes.io/hostname": "same"}, [], null),
+			],
+			"by_label": {"kubernetes.io/hostname": {"same": [0, 1]}},
+			"names": {"n-1": 0, "n-2": 1},
+		},
+	)]})
+	w := _replicated(3, {"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [_term("kubernetes.io/hostname")]}}})
+	c := placement.pod_placement(_pod(w)) with input as w with data.dslint.inventory as inv
+	c.placed == 1
+	c.blocked_by == "anti-affinity"
+}
+
+_replicated(n, spec) := object.union(_deployment(spec), {"spec": {"replicas": n, "template": {"metadata": {"labels": {"app": "a"}}}}})
+
+_term(key) := {"labelSelector": {"matchLabels": {"app": "a"}}, "topologyKey": key}

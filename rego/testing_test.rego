@@ -37,6 +37,7 @@ pool(name, labels, taints, names) := {
 	"node": node("", labels, taints, null),
 	"nodes": [node(n, object.union(labels, {"kubernetes.io/hostname": n}), taints, null) | some n in names],
 	"varying": ["kubernetes.io/hostname"],
+	"everywhere": ["kubernetes.io/hostname"],
 	"names": {n: j | some j, n in names},
 	"by_label": {"kubernetes.io/hostname": {n: [j] | some j, n in names}},
 }
@@ -57,6 +58,7 @@ allocating(p, allocatable) := object.union(p, {
 # indexes dslint adds (one set per pool).
 indexed(inv) := object.union(inv, {
 	"per_node_keys": object.get(inv, "per_node_keys", ["kubernetes.io/hostname"]),
+	"unique_keys": object.get(inv, "unique_keys", ["kubernetes.io/hostname"]),
 	"label_sets": [p.node.metadata.labels | some p in inv.pools],
 	"taints": [_matchable(t) | some p in inv.pools; some t in _taints_of(p)],
 	"taint_sets": [object.union_n([

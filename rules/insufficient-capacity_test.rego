@@ -99,6 +99,7 @@ _zoned(p, zone) := testinv.allocating(
 	object.union(p, {
 		"nodes": [object.union(n, {"metadata": {"labels": {"topology.kubernetes.io/zone": zone}}}) | some n in p.nodes],
 		"varying": ["kubernetes.io/hostname", "topology.kubernetes.io/zone"],
+		"everywhere": ["kubernetes.io/hostname", "topology.kubernetes.io/zone"],
 		"by_label": object.union(p.by_label, {"topology.kubernetes.io/zone": {zone: [j | some j, _ in p.nodes]}}),
 	}),
 	{"cpu": "4", "pods": "110"},

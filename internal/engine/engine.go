@@ -193,7 +193,8 @@ func (c *Compiled) NewRun(ctx context.Context, settings RunSettings) (*Run, erro
 
 // allocate fills in what each taint set of the inventory allocates in the
 // scheduler's units (rego/placement.rego: allocated_units), once per run: placement
-// compares every workload's requests with them.
+// compares every workload's requests with them, once per distinct allocatable
+// (inventory.Data.Allocatables).
 func (c *Compiled) allocate(ctx context.Context, inv *inventory.Data) error {
 	var sets []any
 	var at []int
@@ -206,7 +207,7 @@ func (c *Compiled) allocate(ctx context.Context, inv *inventory.Data) error {
 	if len(sets) == 0 {
 		return nil
 	}
-	pq, err := prepare(ctx, "x := [data.dslint.lib.placement.allocated_units(a) | some a in input]", c.compiler, inmem.New())
+	pq, err := prepare(ctx, "x := [[json.marshal(a), data.dslint.lib.placement.allocated_units(a)] | some a in input]", c.compiler, inmem.New())
 	if err != nil {
 		return err
 	}
@@ -221,8 +222,15 @@ func (c *Compiled) allocate(ctx context.Context, inv *inventory.Data) error {
 	if len(units) != len(at) {
 		return fmt.Errorf("evaluate allocatable: %d results for %d taint sets", len(units), len(at))
 	}
+	inv.Allocatables = map[string]any{}
 	for k, i := range at {
-		inv.TaintSets[i].Allocated, _ = units[k].(map[string]any)
+		pair, _ := units[k].([]any)
+		if len(pair) != 2 {
+			return fmt.Errorf("evaluate allocatable: %v", units[k])
+		}
+		key, _ := pair[0].(string)
+		inv.TaintSets[i].Allocated, _ = pair[1].(map[string]any)
+		inv.Allocatables[key] = pair[1]
 	}
 	return nil
 }
@@ -262,7 +270,7 @@ func (run *Run) Check(ctx context.Context, obj *yaml.Node) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
-	if err := run.give(ctx, input); err != nil {
+	if err := run.giveKey(ctx, input); err != nil {
 		return Verdict{}, err
 	}
 	// No metrics: nobody reads them, and they cost a few percent per object.

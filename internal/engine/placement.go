@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -91,12 +92,12 @@ func (run *Run) Place(ctx context.Context, obj *yaml.Node) ([]Placement, error) 
 	var p []Placement
 	if cached, ok := run.placed.Load(key); ok {
 		p = cached.([]Placement)
-	} else if p, err = run.place(ctx, input); err != nil {
+	} else if p, err = run.place(ctx, input, key); err != nil {
 		return nil, err
 	} else {
 		run.placed.Store(key, p)
 	}
-	return run.withCapacity(ctx, input, p)
+	return run.withCapacity(ctx, input, key, p)
 }
 
 // withCapacity is p, shared by the workloads with the same placement key,
@@ -104,8 +105,8 @@ func (run *Run) Place(ctx context.Context, obj *yaml.Node) ([]Placement, error) 
 // capacities), which also reads its replicas, labels and pod
 // (anti-)affinity. It hands the library the placement it worked out
 // (give), so that only the capacity is evaluated.
-func (run *Run) withCapacity(ctx context.Context, input ast.Value, p []Placement) ([]Placement, error) {
-	if err := run.give(ctx, input); err != nil {
+func (run *Run) withCapacity(ctx context.Context, input ast.Value, key string, p []Placement) ([]Placement, error) {
+	if err := run.give(ctx, input, key); err != nil {
 		return nil, err
 	}
 	rs, err := run.capacityQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
@@ -151,15 +152,12 @@ func (run *Run) placementKey(ctx context.Context, input ast.Value) (key string, 
 // give adds to a workload's input what its rules read of the placement of
 // each of its pods (rego/placement.rego: given), as input.__dslint: rules
 // would work it out from the inventory for every workload, and workloads
-// that read alike share it.
-func (run *Run) give(ctx context.Context, input ast.Value) error {
+// that read alike share it. key is the workload's placement key, "" for
+// an object with nothing to place.
+func (run *Run) give(ctx context.Context, input ast.Value, key string) error {
 	obj, isObj := input.(ast.Object)
-	if run.inventory == nil || !isObj {
+	if key == "" || !isObj {
 		return nil
-	}
-	key, ok, err := run.placementKey(ctx, input)
-	if err != nil || !ok {
-		return err
 	}
 	given, cached := run.givenByKey.Load(key)
 	if !cached {
@@ -181,6 +179,19 @@ func (run *Run) give(ctx context.Context, input ast.Value) error {
 	return nil
 }
 
+// giveKey gives a workload's input what its rules read of its placement
+// (give), when there is an inventory to place it on.
+func (run *Run) giveKey(ctx context.Context, input ast.Value) error {
+	if run.inventory == nil {
+		return nil
+	}
+	key, ok, err := run.placementKey(ctx, input)
+	if err != nil || !ok {
+		return err
+	}
+	return run.give(ctx, input, key)
+}
+
 // givenKey is the member of input where dslint hands rules what it already
 // knows about the object; no Kubernetes object has it.
 const givenKey = "__dslint"
@@ -193,9 +204,11 @@ type placementVerdict struct {
 }
 
 // podSummary is the placement of one pod as rego/placement.rego writes it
-// (summaries): where its template is, and its verdicts.
+// (summaries): where its template is, its verdicts, and what rules read of
+// it (pod_given).
 type podSummary struct {
-	Where   string `json:"where"`
+	Where   string          `json:"where"`
+	Given   json.RawMessage `json:"given"`
 	Summary struct {
 		LabelVerdicts []placementVerdict `json:"label_verdicts"`
 		TaintVerdicts []placementVerdict `json:"taint_verdicts"`
@@ -212,7 +225,9 @@ type apartVerdict struct {
 	placementVerdict
 }
 
-func (run *Run) place(ctx context.Context, input ast.Value) ([]Placement, error) {
+// place works out where the pods of the workload in input can land, and
+// keeps what its rules read of that (give) under its placement key.
+func (run *Run) place(ctx context.Context, input ast.Value, key string) ([]Placement, error) {
 	rs, err := run.placement.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate placement: %w", err)
@@ -229,13 +244,20 @@ func (run *Run) place(ctx context.Context, input ast.Value) ([]Placement, error)
 		return nil, fmt.Errorf("placement result: %w", err)
 	}
 	out := make([]Placement, 0, len(pods))
+	given := make([]*ast.Term, 0, len(pods))
 	for _, pod := range pods {
 		p, err := run.placeOne(pod)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, p)
+		g, err := ast.ValueFromReader(bytes.NewReader(pod.Given))
+		if err != nil {
+			return nil, fmt.Errorf("placement result: %w", err)
+		}
+		given = append(given, ast.NewTerm(g))
 	}
+	run.givenByKey.LoadOrStore(key, ast.NewArray(given...))
 	return out, nil
 }
 

@@ -18,11 +18,19 @@ type Data struct {
 	// PerNodeKeys are the per-node label keys of any pool, in order of
 	// appearance.
 	PerNodeKeys []string `json:"per_node_keys"`
+	// UniqueKeys are the per-node keys whose every value is on one node
+	// of the inventory (the hostname, as the kubelet sets it): a topology
+	// domain of such a key is a node.
+	UniqueKeys []string `json:"unique_keys"`
 	// LabelSets are the distinct label sets the nodes of a pool share.
 	LabelSets []map[string]any `json:"label_sets"`
 	// TaintSets are the distinct taint lists, cordoning and allocatable
 	// resources of the pools: what a node carries beyond its labels.
 	TaintSets []TaintSet `json:"taint_sets"`
+	// Allocatables are the distinct allocatables of the taint sets in the
+	// scheduler's units, by their JSON as Rego writes it, worked out once
+	// per run by the engine with the library (placement.allocated_units).
+	Allocatables map[string]any `json:"allocatables,omitzero"`
 	// Taints are the distinct taints as tolerations tell them apart (key,
 	// value and effect); TaintSets name them by index.
 	Taints []any `json:"taints"`
@@ -42,6 +50,9 @@ type PoolData struct {
 	Nodes []NodeObject `json:"nodes"`
 	// Varying are the per-node label keys some node of the pool has.
 	Varying []string `json:"varying"`
+	// Everywhere are the varying keys every node of the pool has: a pod
+	// that needs such a key on its node (a topology key) finds it on all.
+	Everywhere []string `json:"everywhere"`
 	// Names are the indexes of the pool's nodes by name.
 	Names map[string]int `json:"names"`
 	// ByLabel[key][value] are the nodes (by index) whose per-node label key
@@ -109,11 +120,12 @@ func (inv *Inventory) Data() *Data {
 		rep := (&Node{Labels: p.Labels, Taints: first.Taints, Unschedulable: first.Unschedulable, Allocatable: first.Allocatable}).object()
 		pool := PoolData{
 			Name: p.Name, Node: rep,
-			Varying:  append([]string{}, p.Varying...),
-			Names:    make(map[string]int, len(p.Nodes)),
-			ByLabel:  map[string]map[string][]int{},
-			LabelSet: labelSets.index(p.Labels),
-			TaintSet: taintSets.index(taintSet(first, &taints)),
+			Varying:    append([]string{}, p.Varying...),
+			Everywhere: []string{},
+			Names:      make(map[string]int, len(p.Nodes)),
+			ByLabel:    map[string]map[string][]int{},
+			LabelSet:   labelSets.index(p.Labels),
+			TaintSet:   taintSets.index(taintSet(first, &taints)),
 		}
 		for j, n := range p.Nodes {
 			pool.Nodes = append(pool.Nodes, n.object())
@@ -127,12 +139,16 @@ func (inv *Inventory) Data() *Data {
 				}
 			}
 			pool.ByLabel[k] = byValue
+			if on := nodesWith(byValue); on == len(p.Nodes) {
+				pool.Everywhere = append(pool.Everywhere, k)
+			}
 			if !slices.Contains(d.PerNodeKeys, k) {
 				d.PerNodeKeys = append(d.PerNodeKeys, k)
 			}
 		}
 		d.Pools = append(d.Pools, pool)
 	}
+	d.UniqueKeys = uniqueKeys(inv, d.PerNodeKeys)
 	for _, v := range labelSets.values {
 		d.LabelSets = append(d.LabelSets, v.(map[string]any))
 	}
@@ -151,6 +167,36 @@ func (inv *Inventory) Data() *Data {
 		d.PoolsByTaintSet[p.TaintSet] = append(d.PoolsByTaintSet[p.TaintSet], i)
 	}
 	return d
+}
+
+// uniqueKeys are the keys whose values no two nodes share.
+func uniqueKeys(inv *Inventory, keys []string) []string {
+	out := []string{}
+	for _, k := range keys {
+		seen := map[string]bool{}
+		unique := true
+		for _, p := range inv.Pools {
+			for _, n := range p.Nodes {
+				if v, ok := n.Labels[k].(string); ok {
+					unique = unique && !seen[v]
+					seen[v] = true
+				}
+			}
+		}
+		if unique {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// nodesWith counts the nodes indexed by value.
+func nodesWith(byValue map[string][]int) int {
+	n := 0
+	for _, js := range byValue {
+		n += len(js)
+	}
+	return n
 }
 
 // matchable is a taint as tolerations see it: key, value and effect
