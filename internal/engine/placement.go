@@ -109,20 +109,9 @@ func (run *Run) withCapacity(ctx context.Context, input ast.Value, key string, p
 	if err := run.give(ctx, input, key); err != nil {
 		return nil, err
 	}
-	rs, err := run.capacityQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
-	if err != nil {
-		return nil, fmt.Errorf("evaluate capacity: %w", err)
-	}
-	if len(rs) == 0 {
-		return p, nil
-	}
-	raw, err := json.Marshal(rs[0].Expressions[0].Value)
-	if err != nil {
-		return nil, err
-	}
 	var caps []Capacity
-	if err := json.Unmarshal(raw, &caps); err != nil {
-		return nil, fmt.Errorf("capacity result: %w", err)
+	if found, err := evalInto(ctx, run.capacityQ, input, "capacity", &caps); err != nil || !found {
+		return p, err
 	}
 	if len(caps) != len(p) {
 		return nil, fmt.Errorf("capacity result: %d pod templates, placement has %d", len(caps), len(p))
@@ -228,20 +217,9 @@ type apartVerdict struct {
 // place works out where the pods of the workload in input can land, and
 // keeps what its rules read of that (give) under its placement key.
 func (run *Run) place(ctx context.Context, input ast.Value, key string) ([]Placement, error) {
-	rs, err := run.placement.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
-	if err != nil {
-		return nil, fmt.Errorf("evaluate placement: %w", err)
-	}
-	if len(rs) == 0 {
-		return nil, nil
-	}
-	raw, err := json.Marshal(rs[0].Expressions[0].Value)
-	if err != nil {
-		return nil, err
-	}
 	var pods []podSummary
-	if err := json.Unmarshal(raw, &pods); err != nil {
-		return nil, fmt.Errorf("placement result: %w", err)
+	if found, err := evalInto(ctx, run.placement, input, "placement", &pods); err != nil || !found {
+		return nil, err
 	}
 	out := make([]Placement, 0, len(pods))
 	given := make([]*ast.Term, 0, len(pods))
@@ -259,6 +237,26 @@ func (run *Run) place(ctx context.Context, input ast.Value, key string) ([]Place
 	}
 	run.givenByKey.LoadOrStore(key, ast.NewArray(given...))
 	return out, nil
+}
+
+// evalInto evaluates q on input and decodes its value into out; found is
+// false when q is undefined. what names the query in errors.
+func evalInto(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value, what string, out any) (found bool, err error) {
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(metrics.NoOp()))
+	if err != nil {
+		return false, fmt.Errorf("evaluate %s: %w", what, err)
+	}
+	if len(rs) == 0 {
+		return false, nil
+	}
+	raw, err := json.Marshal(rs[0].Expressions[0].Value)
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return false, fmt.Errorf("%s result: %w", what, err)
+	}
+	return true, nil
 }
 
 // placeOne reads the placement of one pod: a verdict for each pool of the

@@ -465,14 +465,7 @@ func TestCapacityDifferential(t *testing.T) {
 	for _, r := range runs {
 		d := r.d
 		for _, c := range d.cases {
-			w, err := WorkloadOf(c.obj)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Place(d.nodes, w)
-			if err != nil {
-				t.Fatalf("oracle on %s/%s: %v", c.kind, c.name, err)
-			}
+			res := oracleOn(t, d, c)
 			p, found := r.byKey[c.kind+"/default/"+c.name]
 			if !found {
 				continue // reported above
@@ -505,6 +498,20 @@ func TestCapacityDifferential(t *testing.T) {
 	}
 }
 
+// oracleOn places the generated case c of cluster d with the oracle.
+func oracleOn(t *testing.T, d *diffCase, c *genCase) Result {
+	t.Helper()
+	w, err := WorkloadOf(c.obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Place(d.nodes, w)
+	if err != nil {
+		t.Fatalf("oracle on %s/%s: %v\n%s\n%s", c.kind, c.name, err, d.nodesDoc, c.doc)
+	}
+	return res
+}
+
 // TestOracleOnGeneratedCases runs the oracle alone on the generated
 // clusters and workloads: it must never fail, placed never exceeds wanted,
 // and the generator must reach every mechanism.
@@ -516,14 +523,7 @@ func TestOracleOnGeneratedCases(t *testing.T) {
 	for range clusters {
 		d := genDiffCase(t, g, workloads)
 		for _, c := range d.cases {
-			w, err := WorkloadOf(c.obj)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Place(d.nodes, w)
-			if err != nil {
-				t.Fatalf("oracle on %s/%s: %v\n%s\n%s", c.kind, c.name, err, d.nodesDoc, c.doc)
-			}
+			res := oracleOn(t, d, c)
 			if res.Placed > res.Wanted || res.Placed != len(res.Nodes) {
 				t.Errorf("%s/%s: placed %d of %d on %v", c.kind, c.name, res.Placed, res.Wanted, res.Nodes)
 			}
