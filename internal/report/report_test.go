@@ -97,6 +97,8 @@ func TestGolden(t *testing.T) {
 		{"sample.github", "github", Options{}},
 		{"sample-quiet.github", "github", Options{Quiet: true}},
 		{"sample.md", "markdown", Options{}},
+		{"sample.gitlab.json", "gitlab", Options{}},
+		{"sample.checkstyle.xml", "checkstyle", Options{}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -1,0 +1,73 @@
+package report
+
+import (
+	"encoding/xml"
+	"io"
+
+	"github.com/dslint/dslint/internal/finding"
+)
+
+// checkstyleReport is a Checkstyle XML report, the shape Jenkins
+// warnings-ng and reviewdog read: a <file> per file with findings, in the
+// order of its first finding, and an <error> per finding.
+type checkstyleReport struct {
+	XMLName xml.Name         `xml:"checkstyle"`
+	Version string           `xml:"version,attr"`
+	Files   []checkstyleFile `xml:"file"`
+}
+
+type checkstyleFile struct {
+	Name   string            `xml:"name,attr"`
+	Errors []checkstyleError `xml:"error"`
+}
+
+type checkstyleError struct {
+	Line     int    `xml:"line,attr"`
+	Column   int    `xml:"column,attr,omitempty"`
+	Severity string `xml:"severity,attr"`
+	Message  string `xml:"message,attr"`
+	Source   string `xml:"source,attr"`
+}
+
+// writeCheckstyle prints the unsuppressed findings as Checkstyle XML.
+// Severities are Checkstyle's own: error, warning and info; the source
+// names the rule as dslint.<rule id>.
+func writeCheckstyle(w io.Writer, res *finding.Result) error {
+	report := checkstyleReport{Version: "4.3"}
+	at := map[string]int{}
+	for _, f := range res.Findings {
+		if f.Suppressed {
+			continue
+		}
+		i, seen := at[f.File]
+		if !seen {
+			i = len(report.Files)
+			at[f.File] = i
+			report.Files = append(report.Files, checkstyleFile{Name: f.File})
+		}
+		report.Files[i].Errors = append(report.Files[i].Errors, checkstyleError{
+			Line: f.Line, Column: f.Column, Severity: checkstyleSeverity(f.Severity),
+			Message: f.Message, Source: "dslint." + f.Rule,
+		})
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(report); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func checkstyleSeverity(s finding.Severity) string {
+	switch s {
+	case finding.Error:
+		return "error"
+	case finding.Warning:
+		return "warning"
+	}
+	return "info"
+}
