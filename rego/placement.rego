@@ -157,43 +157,40 @@ _judged(pod, _) if _binds_host_ports(pod.spec)
 
 # _room is how many pods a node holds, and why: the fewest of what its
 # allocatable has room for and, with host ports, one.
-_room(pod, allocated) := [o | some o in options; o.each == least][0] if {
-	options := array.concat(_by_resources(resources.requests(pod.spec), allocated), _by_ports(pod.spec))
+_room(pod, allocated) := object.union(object.remove(o, ["request"]), {"by": _room_by(o, allocated)}) if {
+	options := _room_options(pod, allocated)
 	least := min([o.each | some o in options])
+	o := [o | some o in options; o.each == least][0]
 }
 
-_by_resources(requests, allocated) := array.concat(_by_pods(allocated), [{"each": floor(a / n), "resource": name, "by": sprintf("%s %s of %s", [name, _show(name, n), _show(name, a)])} |
-	some name, n in requests
-	n > 0
-	_judged_resource(allocated, name)
-	a := object.get(allocated, name, 0)
-])
-
 # _room_each(pod, allocated) is _room's count alone, without the words.
-_room_each(pod, allocated) := min(array.concat(
-	array.concat(_each_by_pods(allocated), _each_by_ports(pod.spec)),
-	[floor(object.get(allocated, name, 0) / n) |
+_room_each(pod, allocated) := min([o.each | some o in _room_options(pod, allocated)])
+
+# _room_options are the limits on how many pods a node holds: its pods,
+# then each resource the pod requests, then host ports;
+# {"each", "resource", "request" (for a resource)}.
+_room_options(pod, allocated) := array.concat(
+	array.concat(_pods_option(allocated), [{"each": floor(object.get(allocated, name, 0) / n), "resource": name, "request": n} |
 		some name, n in resources.requests(pod.spec)
 		n > 0
 		_judged_resource(allocated, name)
-	],
-))
+	]),
+	_ports_option(pod.spec),
+)
 
-_each_by_pods(allocated) := [allocated.pods] if {
+_pods_option(allocated) := [{"each": allocated.pods, "resource": "pods"}] if {
 	allocated.pods
 } else := []
 
-_each_by_ports(spec) := [1] if {
+_ports_option(spec) := [{"each": 1, "resource": "ports"}] if {
 	_binds_host_ports(spec)
 } else := []
 
-_by_pods(allocated) := [{"each": allocated.pods, "resource": "pods", "by": sprintf("%d pods", [allocated.pods])}] if {
-	allocated.pods
-} else := []
-
-_by_ports(spec) := [{"each": 1, "resource": "ports", "by": "host ports"}] if {
-	_binds_host_ports(spec)
-} else := []
+_room_by(o, allocated) := sprintf("%d pods", [allocated.pods]) if {
+	o.resource == "pods"
+} else := "host ports" if {
+	o.resource == "ports"
+} else := sprintf("%s %s of %s", [o.resource, _show(o.resource, o.request), _show(o.resource, object.get(allocated, o.resource, 0))])
 
 _binds_host_ports(spec) if {
 	some field in ["containers", "initContainers"]

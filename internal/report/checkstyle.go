@@ -30,7 +30,7 @@ type checkstyleError struct {
 }
 
 // writeCheckstyle prints the unsuppressed findings as Checkstyle XML.
-// Severities are Checkstyle's own: error, warning and info; the source
+// dslint's severities are Checkstyle's own (error, warning, info); the source
 // names the rule as dslint.<rule id>.
 func writeCheckstyle(w io.Writer, res *finding.Result) error {
 	report := checkstyleReport{Version: "4.3"}
@@ -46,7 +46,7 @@ func writeCheckstyle(w io.Writer, res *finding.Result) error {
 			report.Files = append(report.Files, checkstyleFile{Name: f.File})
 		}
 		report.Files[i].Errors = append(report.Files[i].Errors, checkstyleError{
-			Line: f.Line, Column: f.Column, Severity: checkstyleSeverity(f.Severity),
+			Line: f.Line, Column: f.Column, Severity: f.Severity.String(),
 			Message: f.Message, Source: "dslint." + f.Rule,
 		})
 	}
@@ -60,14 +60,4 @@ func writeCheckstyle(w io.Writer, res *finding.Result) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
-}
-
-func checkstyleSeverity(s finding.Severity) string {
-	switch s {
-	case finding.Error:
-		return "error"
-	case finding.Warning:
-		return "warning"
-	}
-	return "info"
 }
