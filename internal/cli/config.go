@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/dslint/dslint/internal/config"
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/helm"
 	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
@@ -33,6 +35,44 @@ type runConfig struct {
 	failOn    string
 	// compiled waits for the rules, compiled while the inventory loads.
 	compiled func() (*engine.Compiled, error)
+	helm     lint.Charts // how charts are rendered
+}
+
+// helmOptions checks the Helm flags and takes the value sets of the
+// config's charts; the charts' Kubernetes version is the target one
+// unless --kube-version says otherwise.
+func (rc *runConfig) helmOptions(o helm.Options) error {
+	if o.KubeVersion == "" {
+		o.KubeVersion = rc.cluster.KubernetesVersion
+	} else if err := helm.CheckKubeVersion(o.KubeVersion); err != nil {
+		return usagef("--kube-version %s: %v", o.KubeVersion, err)
+	}
+	if o.ReleaseName != "" {
+		if err := helm.CheckReleaseName(o.ReleaseName); err != nil {
+			return usagef("--release-name %s: %v", o.ReleaseName, err)
+		}
+	}
+	rc.helm = lint.Charts{Options: o}
+	if rc.file == nil {
+		return nil
+	}
+	rc.helm.ValueSets = map[string][]lint.ValueSet{}
+	for i, c := range rc.file.Charts {
+		if !manifest.ChartIn(c.Path) {
+			return usageError{rc.file.Errorf([]any{"charts", i, "path"}, "%s holds no Chart.yaml: not a Helm chart", manifest.DisplayName(c.Path))}
+		}
+		var sets []lint.ValueSet
+		for _, s := range c.ValueSets {
+			for j, f := range s.Files {
+				if info, err := os.Stat(f); err != nil || !info.Mode().IsRegular() {
+					return usageError{rc.file.Errorf([]any{"charts", i, "values", s.Name, j}, "values file %s does not exist", manifest.DisplayName(f))}
+				}
+			}
+			sets = append(sets, lint.ValueSet{Name: s.Name, Files: s.Files})
+		}
+		rc.helm.ValueSets[manifest.RealPath(c.Path)] = sets
+	}
+	return nil
 }
 
 // configFlags are the flags lint and schedule share with the config file.
@@ -43,6 +83,7 @@ type configFlags struct {
 	enable   []string // rules turned on whatever the config says (lint only)
 	disable  []string // rules turned off (lint only)
 	policies []string // custom policy directories, added to the config's (lint only)
+	helm     helm.Options
 }
 
 func (c *configFlags) register(fs *pflag.FlagSet) {
@@ -50,17 +91,36 @@ func (c *configFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.version, kubernetesVersionFlag, "", fmt.Sprintf("target Kubernetes version `X.Y`, 1.%d to 1.%d (default: kubernetesVersion of the config, else %s)", config.OldestKubernetesMinor, config.NewestKubernetesMinor, config.DefaultKubernetesVersion))
 	fs.StringArrayVar(&c.nodes, "nodes", nil, "node inventory `FILE` (kubectl get nodes -o yaml or -o json; repeatable; - for stdin; replaces nodes: of the config)")
 	fs.Bool(noKustomizeFlag, false, "lint the files of a directory that holds a kustomization.yaml as written, instead of what kustomize build makes of them")
+	c.registerHelm(fs)
+}
+
+// registerHelm adds the flags of helm template that say how a chart is
+// rendered; -f stays --format.
+func (c *configFlags) registerHelm(fs *pflag.FlagSet) {
+	h := &c.helm
+	fs.StringSliceVar(&h.Files, "values", nil, "Helm values `FILE` for every chart (repeatable or comma-separated; after a value set's files)")
+	fs.StringArrayVar(&h.Set, "set", nil, "Helm value `KEY=VALUE` for every chart (repeatable)")
+	fs.StringArrayVar(&h.SetString, "set-string", nil, "Helm string value `KEY=VALUE` (repeatable)")
+	fs.StringArrayVar(&h.SetFile, "set-file", nil, "Helm value `KEY=FILE`, the file's content (repeatable)")
+	fs.StringArrayVar(&h.SetJSON, "set-json", nil, "Helm JSON value `KEY=JSON` (repeatable)")
+	fs.StringVar(&h.ReleaseName, "release-name", "", "Helm release `NAME` (default: the chart's name)")
+	fs.StringVar(&h.Namespace, "namespace", "", "Helm release `NAMESPACE` (default: default)")
+	fs.StringVar(&h.KubeVersion, "kube-version", "", "Capabilities.KubeVersion of the charts, `VERSION` (default: the target Kubernetes version)")
+	fs.StringSliceVar(&h.APIVersions, "api-versions", nil, "Capabilities.APIVersions of the charts, `GROUP/VERSION` (repeatable or comma-separated)")
+	fs.Bool(noHelmFlag, false, "lint the files of a directory that holds a Chart.yaml as written (templates skipped), instead of rendering the chart")
 }
 
 const (
 	noKustomizeFlag       = "no-kustomize"
+	noHelmFlag            = "no-helm"
 	kubernetesVersionFlag = "kubernetes-version"
 )
 
 // discovery is how the PATH arguments are read (lint and schedule).
 func discovery(fs *pflag.FlagSet) manifest.Discovery {
-	no, _ := fs.GetBool(noKustomizeFlag)
-	return manifest.Discovery{NoKustomize: no}
+	noKustomize, _ := fs.GetBool(noKustomizeFlag)
+	noHelm, _ := fs.GetBool(noHelmFlag)
+	return manifest.Discovery{NoKustomize: noKustomize, NoHelm: noHelm}
 }
 
 // registerRules adds --enable and --disable, which only lint has.
@@ -124,6 +184,9 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 		}
 	}
 	rc.cluster.KubernetesVersion = cmp.Or(version, rc.cluster.KubernetesVersion, config.DefaultKubernetesVersion)
+	if err := rc.helmOptions(fl.helm); err != nil {
+		return nil, err
+	}
 	ids = append(ids, policyRuleIDs(policies)...)
 	if err := rc.applyRuleFlags(fl, ids); err != nil {
 		return nil, err
@@ -235,7 +298,7 @@ func (rc *runConfig) applyRuleFlags(fl configFlags, ids []string) error {
 // inventory and cluster settings, and the rules compiled once (none with
 // --parse-only, which runs no rule).
 func (rc *runConfig) options(parseOnly bool) (lint.Options, error) {
-	opts := lint.Options{ParseOnly: parseOnly, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Cluster: rc.cluster}
+	opts := lint.Options{ParseOnly: parseOnly, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Cluster: rc.cluster, Helm: rc.helm}
 	if parseOnly {
 		return opts, nil
 	}

@@ -49,6 +49,7 @@ type Config struct {
 	Pools        []Pool
 	// KubernetesVersion is the target Kubernetes version as "1.MINOR".
 	KubernetesVersion string
+	Charts            []Chart // Helm charts and the value sets to lint them with
 	FeatureGates      map[string]bool
 	Exclude           []string // slash-separated globs relative to Dir ("**" spans directories)
 	Policies          []string // custom policy directories, resolved against Dir

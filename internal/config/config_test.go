@@ -36,7 +36,7 @@ func TestLoadErrors(t *testing.T) {
 		want       []string
 	}{
 		{"unknown key", "failOn: warning\nrulez: {}\n", []string{
-			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, kubernetesVersion, featureGates, exclude, policies)`}},
+			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, kubernetesVersion, charts, featureGates, exclude, policies)`}},
 		{"unknown rule, near", "rules:\n  wildcard-tolerations: off\n", []string{
 			`.dslint.yaml:2:3: rules.wildcard-tolerations: unknown rule "wildcard-tolerations" (did you mean "wildcard-toleration"?)`}},
 		{"unknown rule, far", "rules: {invalid-toleration: error, foo-bar: off}\n", []string{
@@ -124,7 +124,7 @@ func TestLoadErrors(t *testing.T) {
 			`.dslint.yaml:1:14: pools[0]: <<: expected a mapping or a sequence of mappings, got integer 3`}},
 		{"every error reported", "failOn: warn\nrulez: {}\nrules: {foo: off}\npools:\n  - name: gpu\n    count: \"3\"\n    taints: [{key: hw, effect: Never}]\n", []string{
 			`.dslint.yaml:1:9: failOn: "warn" is not one of error, warning, info, none`,
-			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, kubernetesVersion, featureGates, exclude, policies)`,
+			`.dslint.yaml:2:1: unknown key "rulez" (known: failOn, rules, systemTaints, nodes, pools, kubernetesVersion, charts, featureGates, exclude, policies)`,
 			`.dslint.yaml:3:9: rules.foo: unknown rule "foo" (run "dslint rules" to list them)`,
 			`.dslint.yaml:6:12: pools[0].count: expected an integer, got string "3"`,
 			`.dslint.yaml:7:32: pools[0].taints[0].effect: "Never" is not one of NoSchedule, PreferNoSchedule, NoExecute`}},
@@ -202,6 +202,10 @@ func TestLoadFull(t *testing.T) {
 		}},
 		FeatureGates:      map[string]bool{"TaintTolerationComparisonOperators": false},
 		KubernetesVersion: "1.33",
+		Charts: []Chart{{Path: filepath.Join("testdata", "charts", "app"), ValueSets: []ValueSet{
+			{Name: "default", Files: []string{}},
+			{Name: "prod", Files: []string{filepath.Join("testdata", "charts", "app", "values-prod.yaml"), filepath.Join("testdata", "prod.yaml")}},
+		}}},
 		Exclude:           []string{"charts/**", "**/testdata/**"},
 		Policies:          []string{filepath.Join("testdata", "policy")},
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // topKeys are the keys of a config file, in the order the docs list them.
-var topKeys = []string{"failOn", "rules", "systemTaints", "nodes", "pools", "kubernetesVersion", "featureGates", "exclude", "policies"}
+var topKeys = []string{"failOn", "rules", "systemTaints", "nodes", "pools", "kubernetesVersion", "charts", "featureGates", "exclude", "policies"}
 
 var (
 	poolKeys  = []string{"name", "count", "labels", "taints", "allocatable"}
@@ -112,6 +112,8 @@ func (d *decoder) setting(p pair) {
 		c.Pools = d.pools(p.value)
 	case "kubernetesVersion":
 		c.KubernetesVersion = d.kubernetesVersion(p.value, path)
+	case "charts":
+		c.Charts = d.charts(p.value)
 	case "featureGates":
 		c.FeatureGates = d.featureGates(p.value)
 	case "exclude":

@@ -65,6 +65,14 @@ const starter = `# dslint configuration.
 # --kubernetes-version flag overrides it.
 #kubernetesVersion: "1.36"
 
+# Helm charts to lint under several configurations: each value set names
+# values files merged in order (an empty list: the chart's own values.yaml).
+# Every finding names its value set. A chart not listed here is rendered
+# once, with the command line's --values and --set flags.
+#charts:
+#  - path: charts/app
+#    values: {default: [], prod: [charts/app/values-prod.yaml]}
+
 # Kubernetes feature gates that change what the API server accepts.
 # TaintTolerationComparisonOperators (alpha, off by default) allows the Lt and
 # Gt toleration operators.

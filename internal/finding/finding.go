@@ -63,6 +63,24 @@ type Finding struct {
 	Suppressed bool
 	// Suppression says how the finding was suppressed; zero unless Suppressed.
 	Suppression Suppression
+	// Approximate marks a position that is not the field's own line: in a
+	// Helm template where the field came from a value or an include, the
+	// nearest parent written in the template, or the document's start.
+	Approximate bool
+	// Chart names the Helm chart render the finding is in; nil outside
+	// charts.
+	Chart *Chart
+}
+
+// Chart is the Helm chart render a finding is in.
+type Chart struct {
+	Path string `json:"path"` // the chart directory, as reports name it
+	// Values names the value set of the config's charts: entry the chart
+	// was rendered with; empty for the command line's values.
+	Values string `json:"values,omitempty"`
+	// Hook lists the Helm hook events of the object, comma-separated
+	// ("test", "pre-install,pre-upgrade"); empty for a release manifest.
+	Hook string `json:"hook,omitempty"`
 }
 
 // Suppression is the user's decision to silence a finding: an

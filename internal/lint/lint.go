@@ -44,6 +44,8 @@ type Options struct {
 	Rules *engine.Compiled
 	// Cluster is what the rules read of the target cluster besides its nodes.
 	Cluster engine.Cluster
+	// Helm is how charts among the sources are rendered.
+	Helm Charts
 }
 
 // workers is how many sources, or objects of one source, are judged at once.
@@ -189,6 +191,10 @@ func checkFiles(ctx context.Context, eng *engine.Run, srcs []manifest.Source, bu
 					results[i] = checkBuild(ctx, eng, srcs[i], builds[i], opts)
 					continue
 				}
+				if srcs[i].Chart {
+					results[i] = checkChart(ctx, eng, srcs[i], opts)
+					continue
+				}
 				results[i] = checkFile(ctx, eng, srcs[i], stdin, opts)
 			}
 		}()
@@ -331,7 +337,7 @@ func checkParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *m
 		for _, obj := range found {
 			o := origin(src, f, obj.Node.Line)
 			o.Node = obj.Node
-			objs = append(objs, objectAt{obj, o})
+			objs = append(objs, objectAt{obj: obj, origin: o})
 		}
 	}
 	checkPlacedAll(ctx, eng, src.Name, objs, out, opts)
@@ -357,6 +363,7 @@ func origin(src manifest.Source, f *manifest.File, line int) manifest.Origin {
 type objectAt struct {
 	obj    manifest.Object
 	origin manifest.Origin
+	chart  *finding.Chart // the chart render it is from; nil outside charts
 }
 
 // checkBuild judges the objects of a kustomize build; findings point into
@@ -374,7 +381,7 @@ func checkBuild(ctx context.Context, eng *engine.Run, src manifest.Source, b *ku
 	}
 	objs := make([]objectAt, len(b.Objects))
 	for i, o := range b.Objects {
-		objs[i] = objectAt{o.Object, o.Origin}
+		objs[i] = objectAt{obj: o.Object, origin: o.Origin}
 	}
 	checkPlacedAll(ctx, eng, src.Name, objs, &out, opts)
 	return out
@@ -541,7 +548,10 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	ref := finding.Object{APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
 	at := func(path []any) finding.Finding {
 		p := o.origin.Locate(path)
-		return finding.Finding{File: p.File, Line: p.Line, Column: p.Column, Object: ref, Path: manifest.FormatPath(path)}
+		return finding.Finding{
+			File: p.File, Line: p.Line, Column: p.Column, Approximate: p.Approximate,
+			Object: ref, Path: manifest.FormatPath(path), Chart: o.chart,
+		}
 	}
 	out.directives = append(out.directives, suppress.Annotations(o.origin.File, obj, ref, o.origin.Locate)...)
 	for _, r := range v.Findings {
@@ -571,7 +581,7 @@ func startLine(o manifest.Origin) int {
 	if o.Node == nil {
 		return o.At.Line
 	}
-	return max(o.Node.Line-o.Shift, 1)
+	return o.Pos(o.Node.Line, o.Node.Column).Line
 }
 
 // beforeCheck, when a test sets it, runs as the rules start on each object:

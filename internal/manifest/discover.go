@@ -23,6 +23,9 @@ type Source struct {
 	// Kustomization marks a directory argument that holds a kustomization
 	// file: its objects are what `kustomize build Path` prints.
 	Kustomization bool
+	// Chart marks a directory that holds a Chart.yaml: its objects are
+	// what `helm template` prints for it.
+	Chart bool
 	// Unreadable is why a directory found while walking could not be
 	// listed: Read returns it, so it is reported like a file that cannot be
 	// read, and the rest of the walk goes on.
@@ -34,6 +37,9 @@ type Discovery struct {
 	// NoKustomize walks a directory that holds a kustomization file like
 	// any other, linting its files as they are written (--no-kustomize).
 	NoKustomize bool
+	// NoHelm walks a directory that holds a Chart.yaml like any other
+	// (--no-helm): its templates are skipped, not rendered.
+	NoHelm bool
 }
 
 // manifestExt are the extensions read when a directory is walked; a file named
@@ -41,14 +47,16 @@ type Discovery struct {
 var manifestExt = []string{".yaml", ".yml", ".json"}
 
 // Discover expands the command-line arguments into sources. A directory
-// argument that directly holds a kustomization file is one source, built
-// with kustomize (unless opts.NoKustomize); other directories are walked
-// recursively, skipping hidden entries and special files (named pipes,
-// sockets, devices), and a kustomization found below them is not built.
+// that holds a Chart.yaml, named or found while walking, is one source,
+// rendered with Helm (unless opts.NoHelm). A directory argument that
+// directly holds a kustomization file is one source, built with kustomize
+// (unless opts.NoKustomize); other directories are walked recursively,
+// skipping hidden entries and special files (named pipes, sockets,
+// devices), and a kustomization found below them is not built.
 // Symbolic links are followed but every real directory and file is visited
 // once, so link loops end. A path that does not exist is an error.
 func Discover(args []string, opts Discovery) ([]Source, error) {
-	d := discoverer{seenDirs: map[string]bool{}, seenFiles: map[string]bool{}, seenBuilds: map[string]bool{}}
+	d := discoverer{noHelm: opts.NoHelm, seenDirs: map[string]bool{}, seenFiles: map[string]bool{}, seenBuilds: map[string]bool{}}
 	d.wd, _ = os.Getwd()
 	for _, arg := range args {
 		if arg == Stdin {
@@ -63,6 +71,10 @@ func Discover(args []string, opts Discovery) ([]Source, error) {
 			d.addFile(arg, RealPath(arg))
 			continue
 		}
+		if !opts.NoHelm && ChartIn(arg) {
+			d.addChart(arg)
+			continue
+		}
 		if !opts.NoKustomize && KustomizationIn(arg) != "" {
 			d.addBuild(arg)
 			continue
@@ -75,6 +87,7 @@ func Discover(args []string, opts Discovery) ([]Source, error) {
 }
 
 type discoverer struct {
+	noHelm     bool
 	wd         string // the working directory, for display names
 	out        []Source
 	seenDirs   map[string]bool // real paths
@@ -106,6 +119,22 @@ func RealPath(path string) string {
 		real = abs
 	}
 	return real
+}
+
+// ChartIn is true when dir holds a Helm chart: a Chart.yaml file.
+func ChartIn(dir string) bool {
+	info, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// addChart adds the chart in dir, once.
+func (d *discoverer) addChart(dir string) {
+	real := RealPath(dir)
+	if d.seenBuilds[real] {
+		return
+	}
+	d.seenBuilds[real] = true
+	d.out = append(d.out, Source{Path: dir, Name: displayName(dir, d.wd), Chart: true})
 }
 
 func (d *discoverer) addBuild(dir string) {
@@ -157,6 +186,8 @@ func (d *discoverer) walk(dir string) error {
 			mode = info.Mode().Type()
 		}
 		switch {
+		case mode.IsDir() && !d.noHelm && ChartIn(path):
+			d.addChart(path)
 		case mode.IsDir():
 			if err := d.walk(path); err != nil {
 				// A directory below the argument that cannot be listed is

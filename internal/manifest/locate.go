@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -59,6 +60,21 @@ type Origin struct {
 	// Shift is subtracted from every line: a rendered Helm template is
 	// numbered from the line after its "# Source:" comment.
 	Shift int
+	// Template, for an object rendered from a Helm chart in process, finds
+	// where in the template a field of Node (the rendered object) was
+	// written.
+	Template TemplateMap
+}
+
+// TemplateMap finds the template positions of a rendered document.
+type TemplateMap interface {
+	// Locate is where the field at path of the rendered object obj is
+	// written in the template, Approximate when only a parent of it (or
+	// the document) can be found there.
+	Locate(obj *yaml.Node, path []any) Pos
+	// Pos is where a line and column of the rendered document are in the
+	// template.
+	Pos(line, column int) Pos
 }
 
 // Locate is the position of the field at path, as Locate finds it in the
@@ -70,6 +86,11 @@ func (o Origin) Locate(path []any) Pos {
 		p.File = o.File
 		return p
 	}
+	if o.Template != nil {
+		p := o.Template.Locate(o.Node, path)
+		p.File = cmp.Or(p.File, o.File) // a partial the template includes
+		return p
+	}
 	p := Locate(o.Node, path)
 	return o.Pos(p.Line, p.Column)
 }
@@ -77,6 +98,11 @@ func (o Origin) Locate(path []any) Pos {
 // Pos is the position users read for a line and column of the input the
 // object was read from: in File, Shift lines up.
 func (o Origin) Pos(line, column int) Pos {
+	if o.Template != nil {
+		p := o.Template.Pos(line, column)
+		p.File = cmp.Or(p.File, o.File)
+		return p
+	}
 	return Pos{File: o.File, Line: max(line-o.Shift, 1), Column: column}
 }
 

@@ -11,6 +11,10 @@ import "strconv"
 type Pos struct {
 	File         string
 	Line, Column int
+	// Approximate marks a position that is not the field's own: in a Helm
+	// template, the nearest parent or the document's start, where the
+	// field itself came from a value or an include.
+	Approximate bool
 }
 
 // String is FILE:LINE:COLUMN, without the parts that are not known.

@@ -42,7 +42,11 @@ func writeGitLab(w io.Writer, res *finding.Result) error {
 		if f.Suppressed {
 			continue
 		}
-		identity := strings.Join([]string{f.Rule, f.File, f.Object.APIVersion, f.Object.Kind, f.Object.Namespace, f.Object.Name, f.Path}, "\x00")
+		parts := []string{f.Rule, f.File, f.Object.APIVersion, f.Object.Kind, f.Object.Namespace, f.Object.Name, f.Path}
+		if f.Chart != nil && f.Chart.Values != "" {
+			parts = append(parts, f.Chart.Values) // one chart, linted with several value sets
+		}
+		identity := strings.Join(parts, "\x00")
 		n := seen[identity]
 		seen[identity] = n + 1
 		sum := sha256.Sum256([]byte(identity + "\x00" + strconv.Itoa(n)))

@@ -22,6 +22,11 @@ type jsonFinding struct {
 	Suppressed bool           `json:"suppressed"`
 	// Suppression is present only on suppressed findings.
 	Suppression *jsonSuppression `json:"suppression,omitempty"`
+	// Approximate is present, true, when line and column are not the
+	// field's own (a Helm template where the field came from a value).
+	Approximate bool `json:"approximate,omitempty"`
+	// Chart is present on findings in a rendered Helm chart.
+	Chart *finding.Chart `json:"chart,omitempty"`
 }
 
 // jsonSuppression says how a finding was suppressed and where.
@@ -61,6 +66,7 @@ func writeJSON(w io.Writer, res *finding.Result) error {
 			Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message,
 			File: f.File, Line: f.Line, Column: f.Column,
 			Object: f.Object, Path: f.Path, Suppressed: f.Suppressed,
+			Approximate: f.Approximate, Chart: f.Chart,
 		}
 		if f.Suppressed {
 			s := f.Suppression

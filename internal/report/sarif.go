@@ -154,7 +154,7 @@ func sarifResult(f finding.Finding, ruleIndex int) *sarif.Result {
 		WithRuleIndex(ruleIndex).
 		WithMessage(sarif.NewTextMessage(f.Message)).
 		WithPartialFingerprints(map[string]string{sarifFingerprintKey: sarifFingerprint(f)}).
-		WithProperties(sarif.NewPropertyBag().Add("path", f.Path))
+		WithProperties(sarifProperties(f))
 	if lvl := sarifLevel(f.Severity); lvl != "" {
 		r.WithLevel(lvl)
 	}
@@ -175,6 +175,26 @@ func sarifResult(f finding.Finding, ruleIndex int) *sarif.Result {
 		r.AddSuppression(sarifSuppression(f.Suppression))
 	}
 	return r
+}
+
+// sarifProperties are what SARIF has no field for: the field path, and in
+// a Helm chart the value set and hook, and whether the region is only
+// near the field (approximate).
+func sarifProperties(f finding.Finding) *sarif.PropertyBag {
+	p := sarif.NewPropertyBag().Add("path", f.Path)
+	if f.Approximate {
+		p.Add("approximate", true)
+	}
+	if c := f.Chart; c != nil {
+		p.Add("chart", c.Path)
+		if c.Values != "" {
+			p.Add("values", c.Values)
+		}
+		if c.Hook != "" {
+			p.Add("hook", c.Hook)
+		}
+	}
+	return p
 }
 
 // sarifSuppression records the user's suppression. Both kinds are "inSource"
@@ -247,7 +267,11 @@ func objectFQN(o finding.Object) string {
 // so that code scanning keeps tracking it when lines above it move.
 func sarifFingerprint(f finding.Finding) string {
 	h := sha256.New()
-	for _, s := range []string{f.Rule, f.File, f.Object.Kind, f.Object.Namespace, f.Object.Name, f.Path} {
+	parts := []string{f.Rule, f.File, f.Object.Kind, f.Object.Namespace, f.Object.Name, f.Path}
+	if f.Chart != nil && f.Chart.Values != "" {
+		parts = append(parts, f.Chart.Values) // one chart, linted with several value sets
+	}
+	for _, s := range parts {
 		// Length-prefix each part so that no two different inputs hash the same.
 		fmt.Fprintf(h, "%d:%s;", len(s), s)
 	}

@@ -36,9 +36,13 @@ func writeText(w io.Writer, res *finding.Result, opts Options) error {
 		if f.Suppressed {
 			sev += " (suppressed" + suppressedBy(f.Suppression) + ")"
 		}
-		fmt.Fprintf(&b, "%s: %s: %s %s\n",
+		note := chartNote(f)
+		if note != "" {
+			note = paint(ansiDim, note)
+		}
+		fmt.Fprintf(&b, "%s: %s: %s %s%s\n",
 			paint(ansiBold, fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)),
-			sev, f.Message, paint(ansiDim, "["+f.Rule+"]"))
+			sev, f.Message, paint(ansiDim, "["+f.Rule+"]"), note)
 	}
 	for _, s := range skippedFiles(res.Skipped) {
 		loc := s.File
@@ -53,6 +57,28 @@ func writeText(w io.Writer, res *finding.Result, opts Options) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// chartNote says, after a finding of a Helm chart, which value set and
+// hook it is from and whether its line is the field's own: " (values
+// prod, hook test, approximate position)"; "" when there is nothing to say.
+func chartNote(f finding.Finding) string {
+	var parts []string
+	if c := f.Chart; c != nil {
+		if c.Values != "" {
+			parts = append(parts, "values "+c.Values)
+		}
+		if c.Hook != "" {
+			parts = append(parts, "hook "+c.Hook)
+		}
+	}
+	if f.Approximate {
+		parts = append(parts, "approximate position")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // writeNotes prints the notes about the run, one "note:" line each.

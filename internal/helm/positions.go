@@ -1,0 +1,260 @@
+package helm
+
+import (
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/dslint/dslint/internal/manifest"
+)
+
+// Positions finds where the fields of one rendered document were written
+// in its template. A template is not YAML, and its lines are not the
+// rendered ones (conditionals, ranges and includes add and remove lines),
+// so a field is found by its text: the path is followed step by step, and
+// each step must be written on exactly one line of the template within
+// the block of the step before. Where a step is not written there (the
+// value came from .Values through toYaml, or from an include), the
+// position is the last step found, marked approximate; where no step is,
+// the document's start in the template.
+//
+// A document that a template makes by including a named template
+// (`{{ include "app.pod" . }}`) is looked for in the files that define
+// the names it includes, when the template itself does not write it.
+type Positions struct {
+	src      []string // template lines
+	out      []string // rendered lines
+	partials []partial
+}
+
+// partial is a file that defines a named template the template includes.
+type partial struct {
+	file string // as reports name it
+	src  []string
+}
+
+// NewPositions maps the rendered document content of the template
+// source.
+func NewPositions(source []byte, content string) *Positions {
+	return &Positions{src: strings.Split(string(source), "\n"), out: strings.Split(content, "\n")}
+}
+
+// withPartial adds a file that defines a template the template includes.
+func (m *Positions) withPartial(file string, source []byte) {
+	m.partials = append(m.partials, partial{file: file, src: strings.Split(string(source), "\n")})
+}
+
+var _ manifest.TemplateMap = (*Positions)(nil)
+
+// Locate implements manifest.TemplateMap.
+func (m *Positions) Locate(obj *yaml.Node, path []any) manifest.Pos {
+	if p, step := m.locateIn(m.src, obj, path); step >= 0 {
+		return p
+	}
+	// Not written in the template: in the one partial that writes most
+	// of the path, if one does.
+	best, bestStep, tie := manifest.Pos{}, -1, false
+	for _, part := range m.partials {
+		p, step := m.locateIn(part.src, obj, path)
+		switch {
+		case step > bestStep:
+			p.File = part.file
+			best, bestStep, tie = p, step, false
+		case step == bestStep && step >= 0:
+			tie = true
+		}
+	}
+	if bestStep >= 0 && !tie {
+		return best
+	}
+	return m.start()
+}
+
+// locateIn follows path in the template lines src: the position found
+// and the deepest step of the path found, -1 for none.
+func (m *Positions) locateIn(src []string, obj *yaml.Node, path []any) (manifest.Pos, int) {
+	lo, hi := 0, len(src)
+	var found manifest.Pos
+	foundStep, deepest := -1, len(path)
+	var prev manifest.Pos
+	for i := 0; i <= len(path); i++ {
+		r := manifest.Locate(obj, path[:i])
+		if i > 0 && r == prev {
+			// The path leaves the rendered document here: the finding
+			// is about the parent, exact if the parent was found.
+			deepest = i - 1
+			break
+		}
+		prev = r
+		line, col, ok := m.find(src, r, lo, hi)
+		if !ok {
+			break
+		}
+		found, foundStep = manifest.Pos{Line: line + 1, Column: col + 1}, i
+		if i > 0 { // the object's kind line opens no block
+			lo, hi = line+1, blockEnd(src, line, hi)
+		}
+	}
+	found.Approximate = foundStep != deepest
+	return found, foundStep
+}
+
+// Pos implements manifest.TemplateMap: a rendered line is found by its
+// text, when the template has it once; else the document's start.
+func (m *Positions) Pos(line, column int) manifest.Pos {
+	if l, c, ok := m.find(m.src, manifest.Pos{Line: line, Column: max(column, 1)}, 0, len(m.src)); ok {
+		return manifest.Pos{Line: l + 1, Column: c + 1}
+	}
+	return m.start()
+}
+
+// find is the one template line in [lo, hi) where the rendered text at r
+// (a key and its value, or a sequence item) is written, and the column it
+// starts at there. A line written with its value templated
+// (`image: {{ .Values.image }}`) holds the key; a line whose text is
+// written elsewhere or more than once is not found.
+func (m *Positions) find(src []string, r manifest.Pos, lo, hi int) (line, col int, ok bool) {
+	if r.Line < 1 || r.Line > len(m.out) {
+		return 0, 0, false
+	}
+	text := m.out[r.Line-1]
+	if r.Column-1 > len(text) {
+		return 0, 0, false
+	}
+	want := strings.TrimRight(text[max(r.Column-1, 0):], " \t\r")
+	if want == "" {
+		return 0, 0, false
+	}
+	// A line written twice is ambiguous, unless only one of them has
+	// the rendered column: literal lines keep their indentation.
+	line, same := -1, -1
+	n, nSame := 0, 0
+	for i := lo; i < hi && i < len(src); i++ {
+		c, match := matches(src[i], want)
+		if !match {
+			continue
+		}
+		n++
+		line, col = i, c
+		if c == r.Column-1 {
+			nSame++
+			same = i
+		}
+	}
+	switch {
+	case n == 1:
+		return line, col, true
+	case nSame == 1:
+		return same, r.Column - 1, true
+	}
+	return 0, 0, false
+}
+
+// matches is true when template line t writes the rendered text want, and
+// the column where it does.
+func matches(t, want string) (int, bool) {
+	core, col := itemText(t)
+	core = strings.TrimRight(core, " \t\r")
+	if core == want {
+		return col, true
+	}
+	// A key whose value is templated: the key must be the rendered one
+	// and the rest hold a template action.
+	key, _, isPair := strings.Cut(want, ":")
+	if !isPair || key == "" || strings.Contains(key, "{{") {
+		return 0, false
+	}
+	rest, ok := strings.CutPrefix(core, key+":")
+	return col, ok && strings.Contains(rest, "{{")
+}
+
+// itemText is a template line without its indentation and the "- " of the
+// sequence items it starts, and the column its text starts at.
+func itemText(t string) (string, int) {
+	col := len(t) - len(strings.TrimLeft(t, " "))
+	s := t[col:]
+	for strings.HasPrefix(s, "- ") {
+		n := len(s) - len(strings.TrimLeft(s[1:], " ")) // "-" and the spaces after it
+		s, col = s[n:], col+n
+	}
+	return s, col
+}
+
+// blockEnd is where the block of template line a ends, at most hi: the
+// next line of content indented no deeper than a, but for the items of a
+// sequence written at the key's own indentation. Template actions alone on
+// a line and comments belong to any block.
+func blockEnd(src []string, a, hi int) int {
+	indent := indentOf(src[a])
+	trimmed := strings.TrimSpace(src[a])
+	item := strings.HasPrefix(trimmed, "- ")
+	key := strings.HasSuffix(trimmed, ":")
+	for j := a + 1; j < hi && j < len(src); j++ {
+		s := strings.TrimSpace(src[j])
+		if s == "" || strings.HasPrefix(s, "{{") || strings.HasPrefix(s, "#") {
+			continue
+		}
+		in := indentOf(src[j])
+		if in > indent {
+			continue
+		}
+		if in == indent && key && !item && (s == "-" || strings.HasPrefix(s, "- ")) {
+			continue
+		}
+		return j
+	}
+	return min(hi, len(src))
+}
+
+func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+
+// start is where the document starts in the template: its first line of
+// content, not a comment, not a template action alone on its line.
+func (m *Positions) start() manifest.Pos {
+	for i, l := range m.src {
+		s := strings.TrimSpace(l)
+		if s == "" || s == "---" || strings.HasPrefix(s, "#") || (strings.HasPrefix(s, "{{") && strings.HasSuffix(s, "}}")) {
+			continue
+		}
+		return manifest.Pos{Line: i + 1, Column: indentOf(l) + 1, Approximate: true}
+	}
+	return manifest.Pos{Line: 1, Column: 1, Approximate: true}
+}
+
+// Comment is where the rendered comment at line and column was written:
+// the one line of the template, else of its partials, that ends with the
+// same comment, and whether nothing but indentation comes before it there.
+func (m *Positions) Comment(line, column int) (pos manifest.Pos, alone, ok bool) {
+	if line < 1 || line > len(m.out) || column < 1 || column > len(m.out[line-1]) {
+		return manifest.Pos{}, false, false
+	}
+	text := strings.TrimRight(m.out[line-1][column-1:], " \t\r")
+	if pos, alone, n := commentIn(m.src, text); n == 1 {
+		return pos, alone, true
+	}
+	var hits int
+	for _, part := range m.partials {
+		p, a, n := commentIn(part.src, text)
+		hits += n
+		if n == 1 {
+			p.File = part.file
+			pos, alone = p, a
+		}
+	}
+	return pos, alone, hits == 1
+}
+
+// commentIn finds the lines of src that end with the comment text: how
+// many, and the position of the last.
+func commentIn(src []string, text string) (pos manifest.Pos, alone bool, n int) {
+	for i, l := range src {
+		l = strings.TrimRight(l, " \t\r")
+		if !strings.HasSuffix(l, text) {
+			continue
+		}
+		n++
+		at := len(l) - len(text)
+		pos, alone = manifest.Pos{Line: i + 1, Column: at + 1}, strings.TrimSpace(l[:at]) == ""
+	}
+	return pos, alone, n
+}
