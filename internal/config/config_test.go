@@ -206,8 +206,8 @@ func TestLoadFull(t *testing.T) {
 			{Name: "default", Files: []string{}},
 			{Name: "prod", Files: []string{filepath.Join("testdata", "charts", "app", "values-prod.yaml"), filepath.Join("testdata", "prod.yaml")}},
 		}}},
-		Exclude:           []string{"charts/**", "**/testdata/**"},
-		Policies:          []string{filepath.Join("testdata", "policy")},
+		Exclude:  []string{"charts/**", "**/testdata/**"},
+		Policies: []string{filepath.Join("testdata", "policy")},
 	}
 	got := *c
 	got.name, got.set, got.pos = "", nil, nil
