@@ -86,7 +86,8 @@ func (m *Positions) locateIn(src []string, obj *yaml.Node, path []any) (manifest
 			break
 		}
 		prev = r
-		line, col, ok := m.find(src, r, lo, hi)
+		_, item := stepAt(path, i)
+		line, col, ok := m.find(src, r, lo, hi, item)
 		if !ok {
 			break
 		}
@@ -102,18 +103,29 @@ func (m *Positions) locateIn(src []string, obj *yaml.Node, path []any) (manifest
 // Pos implements manifest.TemplateMap: a rendered line is found by its
 // text, when the template has it once; else the document's start.
 func (m *Positions) Pos(line, column int) manifest.Pos {
-	if l, c, ok := m.find(m.src, manifest.Pos{Line: line, Column: max(column, 1)}, 0, len(m.src)); ok {
+	if l, c, ok := m.find(m.src, manifest.Pos{Line: line, Column: max(column, 1)}, 0, len(m.src), false); ok {
 		return manifest.Pos{Line: l + 1, Column: c + 1}
 	}
 	return m.start()
 }
 
+// stepAt is step i of path (the last of path[:i]), and whether it is a
+// sequence index.
+func stepAt(path []any, i int) (any, bool) {
+	if i == 0 {
+		return nil, false
+	}
+	_, item := path[i-1].(int)
+	return path[i-1], item
+}
+
 // find is the one template line in [lo, hi) where the rendered text at r
 // (a key and its value, or a sequence item) is written, and the column it
-// starts at there. A line written with its value templated
-// (`image: {{ .Values.image }}`) holds the key; a line whose text is
-// written elsewhere or more than once is not found.
-func (m *Positions) find(src []string, r manifest.Pos, lo, hi int) (line, col int, ok bool) {
+// starts at there; an item must start its line there ("- "). A line
+// written with its value templated (`image: {{ .Values.image }}`) holds
+// the key; a line whose text is written elsewhere or more than once is
+// not found.
+func (m *Positions) find(src []string, r manifest.Pos, lo, hi int, item bool) (line, col int, ok bool) {
 	if r.Line < 1 || r.Line > len(m.out) {
 		return 0, 0, false
 	}
@@ -131,7 +143,7 @@ func (m *Positions) find(src []string, r manifest.Pos, lo, hi int) (line, col in
 	n, nSame := 0, 0
 	for i := lo; i < hi && i < len(src); i++ {
 		c, match := matches(src[i], want)
-		if !match {
+		if !match || (item && !strings.HasPrefix(strings.TrimLeft(src[i], " "), "-")) {
 			continue
 		}
 		n++

@@ -129,6 +129,8 @@ func Run(ctx context.Context, dir, name string, opts Options) (*Render, error) {
 	if err := chartutil.ProcessDependencies(ch, vals); err != nil {
 		return nil, r.errorf("chart dependencies: %v", err)
 	}
+	r.names, r.defines = map[string]*common.File{}, map[string]*common.File{}
+	r.nameTemplates(ch)
 	caps := common.DefaultCapabilities.Copy()
 	if opts.KubeVersion != "" {
 		kv, err := common.ParseKubeVersion(opts.KubeVersion)
@@ -244,8 +246,22 @@ func (r *renderer) renderError(err error) error {
 	if m[0] == 0 && strings.Contains(msg[:m[1]], "error at (") {
 		text = msg[m[1]:] // the location is the error's own: say it once
 	}
-	return &manifest.Error{Pos: manifest.Pos{File: file, Line: line, Column: col}, Message: "the chart does not render: " + text}
+	return &manifest.Error{Pos: manifest.Pos{File: file, Line: line, Column: col}, Message: "the chart does not render: " + r.displayAll(strings.TrimSpace(text))}
 }
+
+// displayAll names the templates a message of Helm's names as reports
+// name them.
+func (r *renderer) displayAll(msg string) string {
+	return templateName.ReplaceAllStringFunc(msg, func(name string) string {
+		if _, ok := r.names[name]; ok {
+			return r.display(name)
+		}
+		return name
+	})
+}
+
+// templateName finds what may be a template's name in a message.
+var templateName = regexp.MustCompile(`[\w.-]+(?:/[\w.-]+)*/templates/[\w./-]+\b`)
 
 // display is how reports name the template Helm names name.
 func (r *renderer) display(name string) string {
@@ -311,8 +327,6 @@ func renderWithin(ctx context.Context, ch *chart.Chart, vals common.Values) (map
 // prints them: NOTES.txt and partials left out, the manifests in install
 // order, then the hooks.
 func (r *renderer) documents(ch *chart.Chart, files map[string]string) (*Render, error) {
-	r.names, r.defines = map[string]*common.File{}, map[string]*common.File{}
-	r.nameTemplates(ch)
 	for name := range files {
 		if strings.HasSuffix(name, "NOTES.txt") {
 			delete(files, name)
