@@ -316,6 +316,9 @@ func (rc *runConfig) exclude(srcs []manifest.Source) []manifest.Source {
 		return srcs
 	}
 	return slices.DeleteFunc(srcs, func(s manifest.Source) bool {
+		if _, listed := rc.helm.ValueSets[manifest.RealPath(s.Path)]; s.Chart && listed {
+			return false // named in charts:, which exclude globs do not undo
+		}
 		return s.Path != manifest.Stdin && rc.file.Excluded(s.Path)
 	})
 }

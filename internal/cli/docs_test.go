@@ -46,6 +46,29 @@ func TestReadmeRuleTableUpToDate(t *testing.T) {
 	}
 }
 
+// TestReadmeHelmOutput keeps the README's picture of a chart's findings
+// true: the block that runs dslint on the example chart shows what that
+// command prints.
+func TestReadmeHelmOutput(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "```text\n$ dslint docs/examples/helm/"
+	_, after, ok := strings.Cut(string(readme), marker)
+	if !ok {
+		t.Fatalf("README.md has no %q block", marker)
+	}
+	command, after, _ := strings.Cut(after, "\n")
+	want, _, _ := strings.Cut(after, "```")
+	args := strings.Fields("docs/examples/helm/" + command)
+	t.Chdir("../..")
+	_, got, _ := run(t, "", args...)
+	if got != want {
+		t.Errorf("README.md's chart sample is stale; replace it with what dslint %s prints:\n%s", strings.Join(args, " "), got)
+	}
+}
+
 // TestReadmeSampleOutput keeps the README's picture of dslint's output true:
 // the first text block that runs dslint on examples/ must show what the
 // command it shows prints.
