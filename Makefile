@@ -73,7 +73,8 @@ fuzz:
 # Timings and peak memory over generated corpora: 10,000 workloads (lint),
 # 2,000 workloads on a 5,000-node cluster (placement), and 50,000 workloads in
 # one 170 MB file (bigfile); and of startup: dslint version and one small
-# file, 30 runs each (startup). SCENARIO=lint|placement|bigfile|startup.
+# file, 30 runs each (startup); and real Helm charts rendered in process
+# (helm). SCENARIO=lint|placement|bigfile|startup|helm.
 SCENARIO ?= all
 bench:
 	$(GO) run ./tools/bench -scenario $(SCENARIO)

@@ -1,6 +1,6 @@
 // Command bench measures dslint on generated inputs (make bench):
 //
-//	go run ./tools/bench [-scenario all|lint|placement|bigfile|startup] [-n 10000] [-runs 5] [-startup-runs 30] [-timeout 10m] [-keep]
+//	go run ./tools/bench [-scenario all|lint|placement|bigfile|startup|helm] [-n 10000] [-runs 5] [-startup-runs 30] [-timeout 10m] [-keep]
 //
 // It builds cmd/dslint and generates its inputs with tools/gencorpus (each
 // reused while its parameters and the generator's source are unchanged):
@@ -48,6 +48,7 @@ func (c config) lint() bool      { return c.scenario == "all" || c.scenario == "
 func (c config) placement() bool { return c.scenario == "all" || c.scenario == "placement" }
 func (c config) bigfile() bool   { return c.scenario == "all" || c.scenario == "bigfile" }
 func (c config) startup() bool   { return c.scenario == "all" || c.scenario == "startup" }
+func (c config) helm() bool      { return c.scenario == "all" || c.scenario == "helm" }
 
 func main() {
 	var c config
@@ -55,10 +56,10 @@ func main() {
 	flag.IntVar(&c.runs, "runs", 5, "timed runs per command")
 	flag.IntVar(&c.startups, "startup-runs", 30, "timed runs per command of the startup scenario")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary directory holding the built binary")
-	flag.StringVar(&c.scenario, "scenario", "all", "what to time: all, lint (the corpus), placement (nodes and workloads), bigfile (one large file) or startup (version, one small file)")
+	flag.StringVar(&c.scenario, "scenario", "all", "what to time: all, lint (the corpus), placement (nodes and workloads), bigfile (one large file), helm (real charts rendered in process) or startup (version, one small file)")
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Minute, "kill a dslint run after this long and report the command as failed")
 	flag.Parse()
-	if c.n < 1 || c.runs < 1 || c.startups < 1 || c.timeout <= 0 || flag.NArg() > 0 || !slices.Contains([]string{"all", "lint", "placement", "bigfile", "startup"}, c.scenario) {
+	if c.n < 1 || c.runs < 1 || c.startups < 1 || c.timeout <= 0 || flag.NArg() > 0 || !slices.Contains([]string{"all", "lint", "placement", "bigfile", "startup", "helm"}, c.scenario) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -103,6 +104,11 @@ func run(c config) error {
 		}
 		descs = append(descs, fmt.Sprintf("bigfile %s: %s", relTo(root, path), desc))
 		cmds = append(cmds, bigfileCommands(path)...)
+	}
+	if c.helm() {
+		helmCmds, desc := helmCommands(root)
+		descs = append(descs, desc)
+		cmds = append(cmds, helmCmds...)
 	}
 	if c.placement() {
 		dir, desc, err := ensurePlacement(root)
