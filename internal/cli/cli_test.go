@@ -186,7 +186,7 @@ func TestSkippedInJSONAndText(t *testing.T) {
 		"a.yaml:3 not a Kubernetes object",
 		"a.yaml:6 fragment: a workload without a complete pod template (a patch or test assertion)",
 		"b.yaml:5 not a Kubernetes object",
-		"t.yaml:<nil> helm template syntax: render the chart first (helm template RELEASE CHART | dslint -)",
+		"t.yaml:<nil> helm template syntax outside a chart dslint renders (no Chart.yaml above it, or --no-helm): render it first (helm template RELEASE CHART | dslint -)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("JSON skipped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

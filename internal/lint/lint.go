@@ -79,7 +79,7 @@ type Outcome struct {
 }
 
 // helmHint is the reason given for a skipped Helm template.
-const helmHint = "helm template syntax: render the chart first (helm template RELEASE CHART | dslint -)"
+const helmHint = "helm template syntax outside a chart dslint renders (no Chart.yaml above it, or --no-helm): render it first (helm template RELEASE CHART | dslint -)"
 
 // Problems are errors outside the findings: inputs that could not be read,
 // and internal errors on single objects. The rest of the run goes on.

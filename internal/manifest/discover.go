@@ -68,6 +68,12 @@ func Discover(args []string, opts Discovery) ([]Source, error) {
 			return nil, fmt.Errorf("%s: %w", arg, unwrapPathError(err))
 		}
 		if !info.IsDir() {
+			if chart := chartOf(arg); chart != "" && !opts.NoHelm {
+				// A file of a chart (pre-commit passes the staged
+				// ones) is linted as the chart renders it.
+				d.addChart(chart)
+				continue
+			}
 			d.addFile(arg, RealPath(arg))
 			continue
 		}
@@ -119,6 +125,31 @@ func RealPath(path string) string {
 		real = abs
 	}
 	return real
+}
+
+// chartOf is the chart directory the file at path belongs to: the nearest
+// directory above it that holds a Chart.yaml, and above a subchart
+// (CHART/charts/SUB) the chart that vendors it; "" for none. The search
+// stops at a repository's root (a directory with .git).
+func chartOf(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	chart := ""
+	for dir := filepath.Dir(abs); chart == ""; dir = filepath.Dir(dir) {
+		if ChartIn(dir) {
+			chart = dir
+			break
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
+	for filepath.Base(filepath.Dir(chart)) == "charts" && ChartIn(filepath.Dir(filepath.Dir(chart))) {
+		chart = filepath.Dir(filepath.Dir(chart))
+	}
+	return chart
 }
 
 // ChartIn is true when dir holds a Helm chart: a Chart.yaml file.

@@ -149,3 +149,54 @@ func TestDiscoverManyFiles(t *testing.T) {
 		t.Errorf("%d sources, want %d in order", len(srcs), n)
 	}
 }
+
+// TestDiscoverCharts: a directory with a Chart.yaml is one chart source,
+// named or found while walking, and a file of a chart (a subchart's
+// included) stands for the chart that vendors it; --no-helm walks charts
+// as files.
+func TestDiscoverCharts(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{
+		"app/Chart.yaml", "app/values.yaml", "app/templates/d.yaml",
+		"app/charts/sub/Chart.yaml", "app/charts/sub/templates/s.yaml",
+		"plain/x.yaml",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kinds := func(srcs []Source) []string {
+		var out []string
+		for _, s := range srcs {
+			rel, _ := filepath.Rel(root, s.Path)
+			if s.Chart {
+				rel += " (chart)"
+			}
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return out
+	}
+	cases := []struct {
+		args []string
+		opts Discovery
+		want []string
+	}{
+		{[]string{root}, Discovery{}, []string{"app (chart)", "plain/x.yaml"}},
+		{[]string{filepath.Join(root, "app")}, Discovery{}, []string{"app (chart)"}},
+		{[]string{filepath.Join(root, "app/templates/d.yaml"), filepath.Join(root, "app/charts/sub/templates/s.yaml")}, Discovery{}, []string{"app (chart)"}},
+		{[]string{filepath.Join(root, "app")}, Discovery{NoHelm: true}, []string{"app/Chart.yaml", "app/charts/sub/Chart.yaml", "app/charts/sub/templates/s.yaml", "app/templates/d.yaml", "app/values.yaml"}},
+	}
+	for _, c := range cases {
+		srcs, err := Discover(c.args, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := kinds(srcs); !slices.Equal(got, c.want) {
+			t.Errorf("Discover(%v, %+v) = %v, want %v", c.args, c.opts, got, c.want)
+		}
+	}
+}
