@@ -70,6 +70,17 @@ type Finding struct {
 	// Chart names the Helm chart render the finding is in; nil outside
 	// charts.
 	Chart *Chart
+	// Value is the Helm value an approximate finding's field came from,
+	// and where it is set; nil when not known.
+	Value *Value
+}
+
+// Value is a Helm chart value and where it is set.
+type Value struct {
+	Ref    string `json:"ref"` // .Values.tolerations
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
 }
 
 // Chart is the Helm chart render a finding is in.

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"regexp"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -25,6 +26,9 @@ type Positions struct {
 	src      []string // template lines
 	out      []string // rendered lines
 	partials []partial
+	// values finds where a value of the chart (keys below .Values) is
+	// set; nil where that is not known (a subchart's template).
+	values func(path []any) (manifest.Pos, bool)
 }
 
 // partial is a file that defines a named template the template includes.
@@ -49,7 +53,7 @@ var _ manifest.TemplateMap = (*Positions)(nil)
 // Locate implements manifest.TemplateMap.
 func (m *Positions) Locate(obj *yaml.Node, path []any) manifest.Pos {
 	if p, step := m.locateIn(m.src, obj, path); step >= 0 {
-		return p
+		return m.withValue(m.src, p, path[step:])
 	}
 	// Not written in the template: in the one partial that writes most
 	// of the path, if one does.
@@ -58,6 +62,7 @@ func (m *Positions) Locate(obj *yaml.Node, path []any) manifest.Pos {
 		p, step := m.locateIn(part.src, obj, path)
 		switch {
 		case step > bestStep:
+			p = m.withValue(part.src, p, path[step:])
 			p.File = part.file
 			best, bestStep, tie = p, step, false
 		case step == bestStep && step >= 0:
@@ -98,6 +103,58 @@ func (m *Positions) locateIn(src []string, obj *yaml.Node, path []any) (manifest
 	}
 	found.Approximate = foundStep != deepest
 	return found, foundStep
+}
+
+// condition finds the template actions that test values: if, else if.
+var condition = regexp.MustCompile(`\{\{-?\s*(?:if|else)\b`)
+
+// valueRef finds a chart value a template names: .Values.a.b.
+var valueRef = regexp.MustCompile(`\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)`)
+
+// withValue adds to an approximate position p in the template lines src
+// the chart value the field came from: the one value named on p's line,
+// in its block, or on the template actions just above it ({{- with
+// .Values.tolerations }}), and where the values files set it: the field
+// itself (rest, the part of the path below p, inside the value) when a
+// values file writes it, else the value's key.
+func (m *Positions) withValue(src []string, p manifest.Pos, rest []any) manifest.Pos {
+	if !p.Approximate || p.Line < 1 || p.Line > len(src) {
+		return p
+	}
+	first := p.Line - 1
+	for first > 0 && first > p.Line-4 && strings.HasPrefix(strings.TrimSpace(src[first-1]), "{{") {
+		first--
+	}
+	refs := map[string]bool{}
+	for _, l := range src[first:blockEnd(src, p.Line-1, len(src))] {
+		if condition.MatchString(l) {
+			continue // a value tested, not written
+		}
+		for _, r := range valueRef.FindAllStringSubmatch(l, -1) {
+			refs[r[1]] = true
+		}
+	}
+	if len(refs) != 1 {
+		return p
+	}
+	var ref string
+	for r := range refs {
+		ref = r
+	}
+	v := &manifest.ValueRef{Ref: ".Values" + ref}
+	if m.values != nil {
+		var keys []any
+		for _, k := range strings.Split(ref[1:], ".") {
+			keys = append(keys, k)
+		}
+		if at, ok := m.values(append(keys, rest...)); ok {
+			v.Pos = at
+		} else if at, ok := m.values(keys); ok {
+			v.Pos = at
+		}
+	}
+	p.Value = v
+	return p
 }
 
 // Pos implements manifest.TemplateMap: a rendered line is found by its

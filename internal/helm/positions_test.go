@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/dslint/dslint/internal/manifest"
@@ -64,13 +65,14 @@ spec:
 		{"inside an item", []any{"spec", "template", "spec", "containers", 0, "image"}, manifest.Pos{Line: 14, Column: 11}},
 		{"a literal item", []any{"spec", "template", "spec", "containers", 0, "ports", 0, "containerPort"}, manifest.Pos{Line: 16, Column: 15}},
 		// From the values: the tolerations key the template writes.
-		{"from values", []any{"spec", "template", "spec", "tolerations", 0, "operator"}, manifest.Pos{Line: 9, Column: 7, Approximate: true}},
+		{"from values", []any{"spec", "template", "spec", "tolerations", 0, "operator"},
+			manifest.Pos{Line: 9, Column: 7, Approximate: true, Value: &manifest.ValueRef{Ref: ".Values.tolerations"}}},
 		// A field the object lacks points at its parent, which is exact.
 		{"absent field", []any{"spec", "template", "spec", "nodeSelector"}, manifest.Pos{Line: 7, Column: 5}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := locate(t, tpl, out, c.path); got != c.want {
+			if got := locate(t, tpl, out, c.path); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("Locate(%v) = %+v, want %+v", c.path, got, c.want)
 			}
 		})

@@ -94,6 +94,9 @@ type Doc struct {
 	// Partials are the files that define the named templates the
 	// template includes, where its fields may be written instead.
 	Partials []Partial
+	// values finds where the render's values files set a value of the
+	// root chart; nil for a subchart's template.
+	values func(path []any) (manifest.Pos, bool)
 }
 
 // Partial is a file of the chart that defines named templates.
@@ -120,7 +123,7 @@ func Run(ctx context.Context, dir, name string, opts Options) (*Render, error) {
 	if err := checkDependencies(ch, dir, name); err != nil {
 		return nil, err
 	}
-	r := &renderer{dir: dir, name: name, files: map[*common.File]string{}}
+	r := &renderer{dir: dir, name: name, files: map[*common.File]string{}, values: newValueFiles(dir, name, opts.Files)}
 	r.record(ch, dir, name)
 	vals, err := mergeValues(opts.Values)
 	if err != nil {
@@ -173,6 +176,7 @@ type renderer struct {
 	files     map[*common.File]string // template -> how reports name it
 	names     map[string]*common.File // Helm's name of a template -> the template
 	defines   map[string]*common.File // a named template -> the file that defines it
+	values    *valueFiles
 }
 
 // record names every template of ch and its subcharts as reports name
@@ -366,6 +370,9 @@ func (r *renderer) nameTemplates(ch *chart.Chart) {
 
 func (r *renderer) doc(name, content string, hook []string) Doc {
 	d := Doc{Name: name, Template: r.display(name), Content: content, Hook: hook}
+	if strings.Count(name, "/charts/") == 0 {
+		d.values = r.values.lookup
+	}
 	if t, ok := r.names[name]; ok {
 		d.Source = t.Data
 		for _, inc := range includes.FindAllSubmatch(t.Data, -1) {
@@ -390,6 +397,7 @@ func (d Doc) Positions() *Positions {
 	for _, p := range d.Partials {
 		m.withPartial(p.File, p.Source)
 	}
+	m.values = d.values
 	return m
 }
 

@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/strvals"
@@ -62,4 +66,72 @@ func mergeValues(v Values) (map[string]any, error) {
 		}
 	}
 	return base, nil
+}
+
+// valueFiles find where a value is set: the last of the --values files
+// that sets it, else the chart's values.yaml. Each file is parsed once,
+// when first asked.
+type valueFiles struct {
+	files  []valueFile // in the order they win: the last --values first
+	parsed bool
+}
+
+type valueFile struct {
+	path, name string
+	root       *yaml.Node
+}
+
+func newValueFiles(dir, name string, files []string) *valueFiles {
+	v := &valueFiles{}
+	for i := len(files) - 1; i >= 0; i-- {
+		v.files = append(v.files, valueFile{path: files[i], name: manifest.DisplayName(files[i])})
+	}
+	v.files = append(v.files, valueFile{path: filepath.Join(dir, "values.yaml"), name: path.Join(name, "values.yaml")})
+	return v
+}
+
+// lookup is where the value at path (keys, and indexes into lists) is
+// set.
+func (v *valueFiles) lookup(path []any) (manifest.Pos, bool) {
+	if !v.parsed {
+		v.parsed = true
+		for i, f := range v.files {
+			data, err := manifest.ReadFile(f.path)
+			if err != nil {
+				continue
+			}
+			parsed := manifest.Parse(f.name, data)
+			if len(parsed.Docs) > 0 && len(parsed.Docs[0].Content) > 0 {
+				v.files[i].root = parsed.Docs[0].Content[0]
+			}
+		}
+	}
+	for _, f := range v.files {
+		if f.root != nil && has(f.root, path) {
+			p := manifest.Locate(f.root, path)
+			p.File = f.name
+			return p, true
+		}
+	}
+	return manifest.Pos{}, false
+}
+
+// has is true when the document root has a value at path.
+func has(root *yaml.Node, path []any) bool {
+	n := root
+	for _, step := range path {
+		switch s := step.(type) {
+		case string:
+			n = manifest.Lookup(n, s)
+		case int:
+			if n.Kind != yaml.SequenceNode || s < 0 || s >= len(n.Content) {
+				return false
+			}
+			n = n.Content[s]
+		}
+		if n == nil {
+			return false
+		}
+	}
+	return true
 }

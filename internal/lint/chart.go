@@ -121,7 +121,7 @@ func checkRendered(ctx context.Context, eng *engine.Run, src manifest.Source, d 
 		}
 		out.findings = append(out.findings, finding.Finding{
 			Rule: parseErrorRule, Severity: parseError.Severity, Message: msg,
-			File: p.File, Line: p.Line, Column: p.Column, Approximate: p.Approximate, Chart: chart,
+			File: p.File, Line: p.Line, Column: p.Column, Approximate: p.Approximate, Chart: chart, Value: valueOf(p),
 		})
 	}
 	var objs []objectAt
@@ -145,4 +145,14 @@ func checkRendered(ctx context.Context, eng *engine.Run, src manifest.Source, d 
 		}
 	}
 	checkPlacedAll(ctx, eng, src.Name, objs, out, opts)
+}
+
+// valueOf is the Helm value a position in a template came from; nil for
+// none.
+func valueOf(p manifest.Pos) *finding.Value {
+	if p.Value == nil {
+		return nil
+	}
+	v := p.Value
+	return &finding.Value{Ref: v.Ref, File: v.File, Line: v.Line, Column: v.Column}
 }

@@ -105,7 +105,8 @@ func TestChartPositions(t *testing.T) {
 
 // TestChartValueSets: a chart with value sets is rendered once per set,
 // and each finding names its set. A toleration that comes from the values
-// (toYaml) points at the tolerations: key of the template, approximate.
+// (toYaml) points at the tolerations: key of the template, approximate,
+// and names the value and where the values file sets it.
 func TestChartValueSets(t *testing.T) {
 	sets := map[string][]ValueSet{manifest.RealPath(chartTestdata): {
 		{Name: "default"},
@@ -120,13 +121,16 @@ func TestChartValueSets(t *testing.T) {
 		}
 		count[f.Chart.Values]++
 		if f.Approximate {
-			approx = append(approx, fmt.Sprintf("%s:%d:%d %s %s %s", f.File, f.Line, f.Column, f.Rule, f.Chart.Values, f.Path))
+			approx = append(approx, fmt.Sprintf("%s:%d:%d %s %s %s from %+v", f.File, f.Line, f.Column, f.Rule, f.Chart.Values, f.Path, *f.Value))
 		}
 	}
 	if count["default"] != 4 || count["prod"] != 5 {
 		t.Errorf("findings by value set %v, want default 4, prod 5", count)
 	}
-	want := []string{chartTestdata + "/templates/trainer.yaml:13:7 invalid-toleration prod spec.template.spec.tolerations[1].value"}
+	// The value's item is the template's second toleration but the first
+	// of the values file: the value's key is where it is set.
+	want := []string{chartTestdata + "/templates/trainer.yaml:13:7 invalid-toleration prod spec.template.spec.tolerations[1].value from " +
+		"{Ref:.Values.gpu.tolerations File:" + chartTestdata + "/values-prod.yaml Line:2 Column:3}"}
 	if !slices.Equal(approx, want) {
 		t.Errorf("approximate findings:\n%s\nwant:\n%s", strings.Join(approx, "\n"), strings.Join(want, "\n"))
 	}

@@ -549,7 +549,7 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	at := func(path []any) finding.Finding {
 		p := o.origin.Locate(path)
 		return finding.Finding{
-			File: p.File, Line: p.Line, Column: p.Column, Approximate: p.Approximate,
+			File: p.File, Line: p.Line, Column: p.Column, Approximate: p.Approximate, Value: valueOf(p),
 			Object: ref, Path: manifest.FormatPath(path), Chart: o.chart,
 		}
 	}

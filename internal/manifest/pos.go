@@ -15,6 +15,17 @@ type Pos struct {
 	// template, the nearest parent or the document's start, where the
 	// field itself came from a value or an include.
 	Approximate bool
+	// Value, on an approximate position in a Helm template, is the chart
+	// value the field came from and where it is set, when that is known.
+	Value *ValueRef
+}
+
+// ValueRef is a Helm chart value (".Values.tolerations") and where it is
+// set: the last values file that sets it, else the chart's values.yaml; no
+// File when only --set and its kin set it.
+type ValueRef struct {
+	Ref string
+	Pos
 }
 
 // String is FILE:LINE:COLUMN, without the parts that are not known.

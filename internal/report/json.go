@@ -27,6 +27,9 @@ type jsonFinding struct {
 	Approximate bool `json:"approximate,omitempty"`
 	// Chart is present on findings in a rendered Helm chart.
 	Chart *finding.Chart `json:"chart,omitempty"`
+	// Value is present on an approximate finding whose field came from a
+	// chart value: the value, and where the values files set it.
+	Value *finding.Value `json:"value,omitempty"`
 }
 
 // jsonSuppression says how a finding was suppressed and where.
@@ -66,7 +69,7 @@ func writeJSON(w io.Writer, res *finding.Result) error {
 			Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message,
 			File: f.File, Line: f.Line, Column: f.Column,
 			Object: f.Object, Path: f.Path, Suppressed: f.Suppressed,
-			Approximate: f.Approximate, Chart: f.Chart,
+			Approximate: f.Approximate, Chart: f.Chart, Value: f.Value,
 		}
 		if f.Suppressed {
 			s := f.Suppression

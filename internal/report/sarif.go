@@ -170,6 +170,13 @@ func sarifResult(f finding.Finding, ruleIndex int) *sarif.Result {
 			WithFullyQualifiedName(objectFQN(f.Object)))
 	}
 	r.AddLocation(loc)
+	if v := f.Value; v != nil && v.File != "" {
+		// Where the chart value the field came from is set: an
+		// annotation in a pull request can land on the values file.
+		r.AddRelatedLocation(sarif.NewLocation().WithID(1).
+			WithPhysicalLocation(sarifPhysicalLocation(v.File, v.Line, v.Column)).
+			WithMessage(sarif.NewTextMessage("the value " + v.Ref + " is set here")))
+	}
 
 	if f.Suppressed {
 		r.AddSuppression(sarifSuppression(f.Suppression))
@@ -184,6 +191,9 @@ func sarifProperties(f finding.Finding) *sarif.PropertyBag {
 	p := sarif.NewPropertyBag().Add("path", f.Path)
 	if f.Approximate {
 		p.Add("approximate", true)
+	}
+	if v := f.Value; v != nil {
+		p.Add("value", v.Ref)
 	}
 	if c := f.Chart; c != nil {
 		p.Add("chart", c.Path)

@@ -75,6 +75,13 @@ func chartNote(f finding.Finding) string {
 	if f.Approximate {
 		parts = append(parts, "approximate position")
 	}
+	if v := f.Value; v != nil {
+		from := "from " + v.Ref
+		if v.File != "" {
+			from += fmt.Sprintf(", set at %s:%d:%d", v.File, v.Line, v.Column)
+		}
+		parts = append(parts, from)
+	}
 	if len(parts) == 0 {
 		return ""
 	}
