@@ -68,7 +68,7 @@ func chartWants(t *testing.T, dir string) []string {
 // line its "# want:" comment is on, in the template Helm names or in the
 // partial it includes, exactly (not approximate); the suppressed one is
 // suppressed by the comment written in the template; the helm-test hook
-// is marked.
+// is marked; the template .helmignore names is not rendered.
 func TestChartPositions(t *testing.T) {
 	out, problems := lintChart(t, Charts{}, chartTestdata)
 	if len(problems.Unreadable) > 0 {
