@@ -136,7 +136,10 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	var facts []engine.Fact
 	var factAt []finding.Finding
 	var directives []suppress.Directive
-	for _, r := range results {
+	for i, r := range results {
+		if len(r.problems.Unreadable)+len(r.problems.Internal) == 0 {
+			out.Inputs = append(out.Inputs, srcs[i].Name)
+		}
 		out.Findings = append(out.Findings, r.findings...)
 		directives = append(directives, r.directives...)
 		out.Placements = append(out.Placements, r.placements...)
