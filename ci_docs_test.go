@@ -191,7 +191,7 @@ func TestGitLabCIDoc(t *testing.T) {
 	}
 }
 
-// jenkinsScript are the lines of the Jenkinsfile's sh '''...''' step.
+// jenkinsScript are the lines of the script of the Jenkinsfile's sh step.
 func jenkinsScript(t *testing.T, text string) []string {
 	t.Helper()
 	m := regexp.MustCompile(`(?s)sh '''\n(.*?)'''`).FindStringSubmatch(text)
