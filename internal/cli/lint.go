@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -19,6 +18,7 @@ var failOnLevels = []string{"error", "warning", "info", "none"}
 type lintFlags struct {
 	format    string
 	output    string
+	reports   reportFlags
 	failOn    string
 	quiet     bool
 	parseOnly bool
@@ -31,6 +31,7 @@ func runLint(e *env, args []string) (int, error) {
 	fs := newFlagSet(e, "lint", "dslint [lint] [flags] PATH...   (\"-\" reads stdin; no PATH means \".\")")
 	fs.StringVarP(&fl.format, "format", "f", "text", "output format: "+quoteList(report.Formats))
 	fs.StringVarP(&fl.output, "output", "o", "", "write the report to `FILE` instead of stdout")
+	fs.Var(&fl.reports, "report", "also write a report in FORMAT to FILE, from the same run; repeatable (FORMAT: "+quoteList(report.Formats)+")")
 	fs.StringVar(&fl.failOn, "fail-on", "warning", "lowest severity that makes the exit code 1: "+quoteList(failOnLevels))
 	fs.BoolVarP(&fl.quiet, "quiet", "q", false, "no summary line")
 	fs.BoolVar(&fl.showSupp, "show-suppressed", false, "print suppressed findings too (text format; json, sarif and markdown always carry them)")
@@ -46,6 +47,9 @@ func runLint(e *env, args []string) (int, error) {
 	}
 	if !oneOf(fl.failOn, failOnLevels) {
 		return 0, usagef("unknown --fail-on %q (want %s)", fl.failOn, quoteList(failOnLevels))
+	}
+	if err := checkOutputs(fl); err != nil {
+		return 0, err
 	}
 	paths, srcs, err := inputs(fs)
 	if err != nil {
@@ -78,7 +82,7 @@ func runLint(e *env, args []string) (int, error) {
 	if note := unusedNodesNote(out); note != "" {
 		res.Notes = append(res.Notes, note)
 	}
-	if err := writeReport(e, fl, res); err != nil {
+	if err := writeReports(e, fl, res); err != nil {
 		return 0, err
 	}
 	if code := problemsExit(e, problems); code != ExitOK {
@@ -124,14 +128,7 @@ func writeReport(e *env, fl lintFlags, res *finding.Result) error {
 		opts.Color = fl.format == "text" && isTerminal(e.stdout) && os.Getenv("NO_COLOR") == ""
 		return report.Write(e.stdout, fl.format, res, opts)
 	}
-	var buf bytes.Buffer
-	if err := report.Write(&buf, fl.format, res, opts); err != nil {
-		return err
-	}
-	if err := os.WriteFile(fl.output, buf.Bytes(), 0o644); err != nil {
-		return usagef("write report: %v", err)
-	}
-	return nil
+	return writeReportFile(fl.output, fl.format, res, opts)
 }
 
 // fails is true when an unsuppressed finding is at or above the --fail-on level.

@@ -224,6 +224,11 @@ type Result struct {
 	// lowercase sentences that say what to do.
 	Notes []string
 	Rules []Rule // every rule that ran, for SARIF descriptors
+	// Inputs are the files that were read whole, as reports name them, in
+	// input order: each input file, <stdin>, the files a kustomize build's
+	// objects came from. The JUnit report lists the clean ones as passing
+	// tests.
+	Inputs []string
 }
 
 // Count fills the severity counts of the summary from the findings.

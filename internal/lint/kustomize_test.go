@@ -60,6 +60,11 @@ func TestKustomizeOverlay(t *testing.T) {
 	if s := out.Summary; s.Files != 4 || s.Objects != 3 || s.Workloads != 2 {
 		t.Errorf("summary %+v, want 4 files, 3 objects, 2 workloads", s)
 	}
+	// The inputs are the files findings can name: where the objects and
+	// the comments that suppress their findings are.
+	if want := []string{kustomizeTestdata + "/base/kustomization.yaml", base}; !slices.Equal(out.Inputs, want) {
+		t.Errorf("inputs %v, want %v", out.Inputs, want)
+	}
 }
 
 // TestKustomizeFilesLintedOnce: a file named beside a kustomization that

@@ -102,6 +102,7 @@ type fileResult struct {
 	seen      int               // objects checked so far, to tell objects apart
 	skipped   []finding.Skipped // the file, or documents and List items of it
 	files     int               // files read: one, or every file of a kustomize build
+	inputs    []string          // as reports name them: the file, or the files a build's objects came from
 	objects   int
 	workloads int
 	problems  Problems
@@ -139,6 +140,9 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 	var factAt []finding.Finding
 	var directives []suppress.Directive
 	for _, r := range results {
+		if len(r.problems.Unreadable)+len(r.problems.Internal) == 0 {
+			out.Inputs = append(out.Inputs, r.inputs...)
+		}
 		out.Findings = append(out.Findings, r.findings...)
 		directives = append(directives, r.directives...)
 		out.Placements = append(out.Placements, r.placements...)
@@ -281,7 +285,7 @@ func validate(ctx context.Context, eng *engine.Run, nodes []*inventory.Node) []e
 // checkFile judges the objects of one input, as manifest.Read hands them
 // over a part at a time: memory follows the part, not the file.
 func checkFile(ctx context.Context, eng *engine.Run, src manifest.Source, stdin io.Reader, opts Options) (out fileResult) {
-	out.files = 1
+	out.files, out.inputs = 1, []string{src.Name}
 	defer recoverFileInto(&out, src.Name)
 	for f, err := range manifest.Read(src, stdin, manifest.ManifestLimits) {
 		if err != nil {
@@ -371,6 +375,12 @@ type objectAt struct {
 func checkBuild(ctx context.Context, eng *engine.Run, src manifest.Source, b *kustomize.Build, opts Options) (out fileResult) {
 	out.files = len(b.Files)
 	out.objects = len(b.Objects)
+	for _, w := range b.Written {
+		out.inputs = append(out.inputs, w.Name)
+	}
+	if len(out.inputs) == 0 {
+		out.inputs = []string{b.Kustomization}
+	}
 	if opts.ParseOnly {
 		return out
 	}

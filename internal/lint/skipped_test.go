@@ -118,3 +118,32 @@ spec: {template: {spec: {containers: [{name: agent}]}}}
 		t.Errorf("skipped %v, want %v", got, want)
 	}
 }
+
+// TestInputs: the inputs read whole are listed in input order, a file
+// skipped for template syntax among them (its JUnit test is skipped, not
+// missing); a file that cannot be read is not.
+func TestInputs(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"b.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
+		"a.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+		"chart.yaml": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srcs := []manifest.Source{
+		{Path: filepath.Join(dir, "b.yaml"), Name: "b.yaml"},
+		{Path: filepath.Join(dir, "missing.yaml"), Name: "missing.yaml"},
+		{Path: filepath.Join(dir, "a.yaml"), Name: "a.yaml"},
+		{Path: filepath.Join(dir, "chart.yaml"), Name: "chart.yaml"},
+	}
+	out, problems := Run(context.Background(), srcs, nil, Options{Rules: newRules(t)})
+	if len(problems.Unreadable) != 1 {
+		t.Fatalf("unreadable: %v, want missing.yaml alone", problems.Unreadable)
+	}
+	if want := []string{"b.yaml", "a.yaml", "chart.yaml"}; !slices.Equal(out.Inputs, want) {
+		t.Errorf("inputs %v, want %v", out.Inputs, want)
+	}
+}

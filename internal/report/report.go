@@ -10,7 +10,7 @@ import (
 )
 
 // Formats lists the formats Write accepts, in the order the CLI shows them.
-var Formats = []string{"text", "json", "sarif", "github", "markdown", "gitlab", "checkstyle"}
+var Formats = []string{"text", "json", "sarif", "github", "markdown", "junit", "gitlab", "checkstyle"}
 
 // Options change how a report looks, not what it says.
 type Options struct {
@@ -32,6 +32,8 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 		return writeGitHub(w, res, opts)
 	case "markdown":
 		return writeMarkdown(w, res)
+	case "junit":
+		return writeJUnit(w, res)
 	case "gitlab":
 		return writeGitLab(w, res)
 	case "checkstyle":

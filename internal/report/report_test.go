@@ -42,6 +42,7 @@ func sample() *finding.Result {
 			{File: "jobs/train.yaml", Line: 20, Reason: finding.ReasonFragment, Kind: finding.SkippedFragment},
 		},
 		Summary: finding.Summary{Files: 3, Objects: 4, Workloads: 2},
+		Inputs:  []string{"deploy/logging.yaml", "jobs/train.yaml", "chart/templates/ds.yaml"},
 		Notes:   []string{"2 Node objects among the inputs (test/nodes.yaml) are not used as the node inventory; to check placement against them, name their file with --nodes (or nodes: in .dslint.yaml)"},
 		Rules:   sampleRules(),
 	}
@@ -97,6 +98,7 @@ func TestGolden(t *testing.T) {
 		{"sample.github", "github", Options{}},
 		{"sample-quiet.github", "github", Options{Quiet: true}},
 		{"sample.md", "markdown", Options{}},
+		{"sample.junit.xml", "junit", Options{}},
 		{"sample.gitlab.json", "gitlab", Options{}},
 		{"sample.checkstyle.xml", "checkstyle", Options{}},
 	}
