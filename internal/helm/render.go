@@ -154,7 +154,12 @@ func Run(ctx context.Context, dir, name string, opts Options) (*Render, error) {
 	top, err := commonutil.ToRenderValuesWithSchemaValidation(ch, vals,
 		common.ReleaseOptions{Name: release, Namespace: ns, Revision: 1, IsInstall: true}, caps, false)
 	if err != nil {
-		return nil, r.errorf("%v", err)
+		// The values break a values.schema.json: name the chart's schema.
+		at := manifest.Pos{File: path.Join(name, "Chart.yaml")}
+		if _, serr := os.Stat(filepath.Join(dir, "values.schema.json")); serr == nil {
+			at.File = path.Join(name, "values.schema.json")
+		}
+		return nil, &manifest.Error{Pos: at, Message: strings.TrimSpace(err.Error())}
 	}
 	files, err := renderWithin(ctx, ch, top)
 	if err != nil {

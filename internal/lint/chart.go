@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dslint/dslint/internal/engine"
@@ -64,6 +66,9 @@ func checkChart(ctx context.Context, eng *engine.Run, src manifest.Source, opts 
 		}
 	}
 	out.files = len(templates)
+	if len(out.problems.Unreadable) == 0 {
+		out.inputs = slices.Sorted(maps.Keys(templates))
+	}
 	return out
 }
 

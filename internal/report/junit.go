@@ -180,6 +180,9 @@ func junitTestName(f finding.Finding) string {
 	if len(parts) == 1 && f.Line > 0 {
 		parts = append(parts, "at "+strings.TrimPrefix(location(f), f.File+":"))
 	}
+	if f.Chart != nil && f.Chart.Values != "" {
+		parts = append(parts, "(values "+f.Chart.Values+")") // one chart, several value sets
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -194,7 +197,7 @@ func junitDetails(f finding.Finding, documented map[string]string) string {
 	if loc := location(f); loc != "" {
 		b.WriteString(loc + ": ")
 	}
-	fmt.Fprintf(&b, "%s: %s [%s]\n", sev, f.Message, f.Rule)
+	fmt.Fprintf(&b, "%s: %s [%s]%s\n", sev, f.Message, f.Rule, chartNote(f))
 	if f.Object.Kind != "" || f.Object.Name != "" {
 		fmt.Fprintf(&b, "object: %s\n", strings.TrimSpace(f.Object.APIVersion+" "+objectFQN(f.Object)))
 	}

@@ -50,6 +50,48 @@ func sample() *finding.Result {
 	return res
 }
 
+// chartSample is a result of a Helm chart linted with a value set: a
+// finding at an approximate position, whose field came from a value, and
+// one in a helm-test hook.
+func chartSample() *finding.Result {
+	res := &finding.Result{
+		Findings: []finding.Finding{
+			{Rule: "toleration-without-node-selector", Severity: finding.Warning,
+				Message: `deployment "inference" tolerates the dedicated taint "dedicated=inference:NoSchedule" but has no node constraint`,
+				File:    "charts/inference/templates/deployment.yaml", Line: 22, Column: 7, Approximate: true,
+				Object: finding.Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "ml", Name: "inference"},
+				Path:   "spec.template.spec.tolerations[0]",
+				Chart:  &finding.Chart{Path: "charts/inference", Values: "prod"},
+				Value:  &finding.Value{Ref: ".Values.tolerations", File: "charts/inference/values-prod.yaml", Line: 4, Column: 5}},
+			{Rule: "invalid-toleration", Severity: finding.Error,
+				Message: `toleration value "x" must be empty when operator is "Exists"`,
+				File:    "charts/inference/templates/tests/test.yaml", Line: 11, Column: 9,
+				Object: finding.Object{APIVersion: "v1", Kind: "Pod", Namespace: "ml", Name: "inference-test"},
+				Path:   "spec.tolerations[0].value",
+				Chart:  &finding.Chart{Path: "charts/inference", Values: "prod", Hook: "test"}},
+		},
+		Inputs:  []string{"charts/inference/templates/deployment.yaml", "charts/inference/templates/tests/test.yaml"},
+		Summary: finding.Summary{Files: 2, Objects: 2, Workloads: 2},
+		Rules:   sampleRules(),
+	}
+	res.Count()
+	return res
+}
+
+// TestChartGolden pins what every format says of a chart's findings: the
+// value set, the hook, the approximate position and the value.
+func TestChartGolden(t *testing.T) {
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Write(&b, format, chartSample(), Options{}); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "chart."+format, b.Bytes())
+		})
+	}
+}
+
 func sampleRules() []finding.Rule {
 	return []finding.Rule{
 		{ID: "daemonset-missing-control-plane-toleration", Title: "DaemonSet skips control-plane nodes",
