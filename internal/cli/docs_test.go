@@ -50,17 +50,7 @@ func TestReadmeRuleTableUpToDate(t *testing.T) {
 // true: the block that runs dslint on the example chart shows what that
 // command prints.
 func TestReadmeHelmOutput(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const marker = "```text\n$ dslint docs/examples/helm/"
-	_, after, ok := strings.Cut(string(readme), marker)
-	if !ok {
-		t.Fatalf("README.md has no %q block", marker)
-	}
-	command, after, _ := strings.Cut(after, "\n")
-	want, _, _ := strings.Cut(after, "```")
+	command, want := readmeBlock(t, "```text\n$ dslint docs/examples/helm/")
 	args := strings.Fields("docs/examples/helm/" + command)
 	t.Chdir("../..")
 	_, got, _ := run(t, "", args...)
@@ -69,21 +59,29 @@ func TestReadmeHelmOutput(t *testing.T) {
 	}
 }
 
-// TestReadmeSampleOutput keeps the README's picture of dslint's output true:
-// the first text block that runs dslint on examples/ must show what the
-// command it shows prints.
-func TestReadmeSampleOutput(t *testing.T) {
+// readmeBlock is the first block of README.md that starts with marker:
+// the rest of its first line (the command) and the lines after it, up to
+// the block's end.
+func readmeBlock(t *testing.T, marker string) (command, body string) {
+	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const marker = "```text\n$ dslint "
 	_, after, ok := strings.Cut(string(readme), marker)
 	if !ok {
 		t.Fatalf("README.md has no %q block", marker)
 	}
-	command, after, _ := strings.Cut(after, "\n")
-	want, _, _ := strings.Cut(after, "```")
+	command, after, _ = strings.Cut(after, "\n")
+	body, _, _ = strings.Cut(after, "```")
+	return command, body
+}
+
+// TestReadmeSampleOutput keeps the README's picture of dslint's output true:
+// the first text block that runs dslint on examples/ must show what the
+// command it shows prints.
+func TestReadmeSampleOutput(t *testing.T) {
+	command, want := readmeBlock(t, "```text\n$ dslint ")
 	args := strings.Fields(command)
 	if len(args) == 0 || args[len(args)-1] != "examples/" {
 		t.Fatalf("README.md's first sample runs dslint %s, not dslint on examples/", command)

@@ -15,10 +15,7 @@ func TestSharedChartsRender(t *testing.T) {
 	dir := sharedCharts(t)
 	for _, c := range readmeCommands(t, dir) {
 		t.Run(c.line, func(t *testing.T) {
-			r, err := Run(context.Background(), filepath.Join(dir, c.chart), c.chart, c.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := c.render(t, dir)
 			if n := objects(r); c.objects > 0 && n != c.objects {
 				t.Errorf("%d objects, the README says %d", n, c.objects)
 			}
@@ -38,10 +35,7 @@ func TestHelmCLIDifferential(t *testing.T) {
 	dir := sharedCharts(t)
 	for _, c := range readmeCommands(t, dir) {
 		t.Run(c.line, func(t *testing.T) {
-			r, err := Run(context.Background(), filepath.Join(dir, c.chart), c.chart, c.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := c.render(t, dir)
 			args := shellWords(t, c.line)[1:]
 			cmd := exec.Command(helm, args...)
 			cmd.Dir = dir
@@ -55,6 +49,16 @@ func TestHelmCLIDifferential(t *testing.T) {
 			}
 		})
 	}
+}
+
+// render renders the command's chart in process, from the charts' dir.
+func (c readmeCommand) render(t *testing.T, dir string) *Render {
+	t.Helper()
+	r, err := Run(context.Background(), filepath.Join(dir, c.chart), c.chart, c.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // objects counts the documents of a render that are more than comments

@@ -50,12 +50,18 @@ func writeCheckstyle(w io.Writer, res *finding.Result) error {
 			Message: f.Message, Source: "dslint." + f.Rule,
 		})
 	}
+	return writeXML(w, report)
+}
+
+// writeXML prints v as an indented XML document with its header, ending in
+// a newline (the XML formats: checkstyle, junit).
+func writeXML(w io.Writer, v any) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
-	if err := enc.Encode(report); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, "\n")

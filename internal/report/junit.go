@@ -86,16 +86,7 @@ func writeJUnit(w io.Writer, res *finding.Result) error {
 		report.Failures += suite.Failures
 		report.Suites = append(report.Suites, suite)
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(report); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return writeXML(w, report)
 }
 
 // junitFiles are the files of the report, sorted as findings are: the
