@@ -11,7 +11,10 @@ package dslint.lib.settings
 # before 1.9 (obsolete-toleration reports tolerations of them).
 # CriticalAddonsOnly is not Kubernetes' own, but it is the well-known taint
 # that lets cluster add-ons onto nodes reserved for them: tolerating it grants
-# access, it does not dedicate a pool (see docs/corpus-review.md).
+# access, it does not dedicate a pool (see docs/corpus-review.md). The cluster
+# autoscaler's and Karpenter's taints mark a node's lifecycle (being drained,
+# not yet registered): node agents tolerate them to keep running, which
+# dedicates them to nothing.
 default system_taints := [
 	"node.kubernetes.io/",
 	"node-role.kubernetes.io/",
@@ -19,6 +22,9 @@ default system_taints := [
 	"node.kubernetes.io/out-of-service",
 	"node.alpha.kubernetes.io/",
 	"CriticalAddonsOnly",
+	"ToBeDeletedByClusterAutoscaler",
+	"DeletionCandidateOfClusterAutoscaler",
+	"karpenter.sh/",
 ]
 
 system_taints := data.dslint.config.systemTaints

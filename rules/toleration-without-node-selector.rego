@@ -10,8 +10,9 @@
 #   node.kubernetes.io/instance-type) does not pin pods to a pool. Taints that
 #   Kubernetes itself applies (node.kubernetes.io/*, node-role.kubernetes.io/*,
 #   node.cloudprovider.kubernetes.io/*, and CriticalAddonsOnly, which lets
-#   cluster add-ons onto nodes reserved for them; configurable as
-#   systemTaints) are not dedicated. DaemonSets run on every node they may, so for them the rule
+#   cluster add-ons onto nodes reserved for them), and the lifecycle taints
+#   of the cluster autoscaler and Karpenter (a node being drained), are not
+#   dedicated; the list is configurable as systemTaints. DaemonSets run on every node they may, so for them the rule
 #   only informs. With a node inventory the rule is exact: it fires when the
 #   pods can land both on nodes with a dedicated taint they tolerate and on
 #   nodes that carry none, and names the pools they spill onto.
@@ -27,8 +28,9 @@
 #     on the dedicated nodes: no nodeSelector or required affinity on a pool
 #     label, no node name, no extended resource. Informs only for DaemonSets.
 #     Stays quiet for system taints (node.kubernetes.io/*,
-#     node-role.kubernetes.io/*, CriticalAddonsOnly, the configurable
-#     systemTaints), for a request or limit of an extended resource such as
+#     node-role.kubernetes.io/*, CriticalAddonsOnly, the cluster autoscaler's
+#     and Karpenter's lifecycle taints, the configurable systemTaints), for
+#     a request or limit of an extended resource such as
 #     nvidia.com/gpu (it keeps pods on the nodes that advertise it, the
 #     pattern the ExtendedResourceToleration admission plugin completes), for
 #     PreferNoSchedule tolerations, for pods whose preferred node affinity

@@ -38,6 +38,9 @@ const starter = `# dslint configuration.
 #  - node.kubernetes.io/out-of-service
 #  - node.alpha.kubernetes.io/
 #  - CriticalAddonsOnly
+#  - ToBeDeletedByClusterAutoscaler
+#  - DeletionCandidateOfClusterAutoscaler
+#  - karpenter.sh/
 
 # Node inventory files: Node manifests, a v1 List or NodeList, or the output
 # of "kubectl get nodes -o yaml". With an inventory, dslint simulates where
