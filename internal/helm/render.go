@@ -10,6 +10,7 @@
 package helm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,11 +64,6 @@ type Values struct {
 	SetJSON   []string
 }
 
-// Empty is true when no value is given.
-func (v Values) Empty() bool {
-	return len(v.Files)+len(v.Set)+len(v.SetString)+len(v.SetFile)+len(v.SetJSON) == 0
-}
-
 // Render is what `helm template` prints for one chart, document by
 // document: the manifests in Helm's install order, then the hooks (tests
 // included).
@@ -113,14 +109,8 @@ func (d Doc) String() string {
 // Run renders the chart in dir; name is how reports name dir. The error
 // is a *manifest.Error where Helm names a file (and line) of the chart.
 func Run(ctx context.Context, dir, name string, opts Options) (*Render, error) {
-	ch, err := loader.Load(dir)
+	ch, err := load(dir, name)
 	if err != nil {
-		return nil, &manifest.Error{Pos: manifest.Pos{File: path.Join(name, "Chart.yaml")}, Message: "cannot load the chart: " + err.Error()}
-	}
-	if t := ch.Metadata.Type; t != "" && t != "application" {
-		return nil, &manifest.Error{Pos: manifest.Pos{File: path.Join(name, "Chart.yaml")}, Message: fmt.Sprintf("a %s chart is not rendered on its own (helm template refuses it); lint a chart that depends on it", t)}
-	}
-	if err := checkDependencies(ch, dir, name); err != nil {
 		return nil, err
 	}
 	r := &renderer{dir: dir, name: name, files: map[*common.File]string{}, values: newValueFiles(dir, name, opts.Files)}
@@ -134,6 +124,33 @@ func Run(ctx context.Context, dir, name string, opts Options) (*Render, error) {
 	}
 	r.names, r.defines = map[string]*common.File{}, map[string]*common.File{}
 	r.nameTemplates(ch)
+	top, err := r.renderValues(ch, vals, opts)
+	if err != nil {
+		return nil, err
+	}
+	files, err := renderWithin(ctx, ch, top)
+	if err != nil {
+		return nil, r.renderError(err)
+	}
+	return r.documents(ch, files)
+}
+
+// load loads the chart in dir, as helm template does: an application
+// chart whose dependencies are all in charts/.
+func load(dir, name string) (*chart.Chart, error) {
+	ch, err := loader.Load(dir)
+	if err != nil {
+		return nil, &manifest.Error{Pos: manifest.Pos{File: path.Join(name, "Chart.yaml")}, Message: "cannot load the chart: " + err.Error()}
+	}
+	if t := ch.Metadata.Type; t != "" && t != "application" {
+		return nil, &manifest.Error{Pos: manifest.Pos{File: path.Join(name, "Chart.yaml")}, Message: fmt.Sprintf("a %s chart is not rendered on its own (helm template refuses it); lint a chart that depends on it", t)}
+	}
+	return ch, checkDependencies(ch, dir, name)
+}
+
+// renderValues are the values the templates see (.Values, .Release,
+// .Capabilities, ...), checked against the charts' values.schema.json.
+func (r *renderer) renderValues(ch *chart.Chart, vals map[string]any, opts Options) (common.Values, error) {
 	caps := common.DefaultCapabilities.Copy()
 	if opts.KubeVersion != "" {
 		kv, err := common.ParseKubeVersion(opts.KubeVersion)
@@ -146,33 +163,21 @@ func Run(ctx context.Context, dir, name string, opts Options) (*Render, error) {
 	if c := ch.Metadata.KubeVersion; c != "" && !chartutil.IsCompatibleRange(c, caps.KubeVersion.String()) {
 		return nil, r.errorf("the chart requires kubeVersion %s, which Kubernetes %s is not (set --kube-version or kubernetesVersion)", c, caps.KubeVersion.Version)
 	}
-	release := cmpOr(opts.ReleaseName, ch.Name())
+	release := cmp.Or(opts.ReleaseName, ch.Name())
 	if err := chartutil.ValidateReleaseName(release); err != nil {
 		return nil, fmt.Errorf("release name %q: %w", release, err)
 	}
-	ns := cmpOr(opts.Namespace, "default")
-	top, err := commonutil.ToRenderValuesWithSchemaValidation(ch, vals,
-		common.ReleaseOptions{Name: release, Namespace: ns, Revision: 1, IsInstall: true}, caps, false)
+	options := common.ReleaseOptions{Name: release, Namespace: cmp.Or(opts.Namespace, "default"), Revision: 1, IsInstall: true}
+	top, err := commonutil.ToRenderValuesWithSchemaValidation(ch, vals, options, caps, false)
 	if err != nil {
 		// The values break a values.schema.json: name the chart's schema.
-		at := manifest.Pos{File: path.Join(name, "Chart.yaml")}
-		if _, serr := os.Stat(filepath.Join(dir, "values.schema.json")); serr == nil {
-			at.File = path.Join(name, "values.schema.json")
+		at := manifest.Pos{File: path.Join(r.name, "Chart.yaml")}
+		if _, serr := os.Stat(filepath.Join(r.dir, "values.schema.json")); serr == nil {
+			at.File = path.Join(r.name, "values.schema.json")
 		}
 		return nil, &manifest.Error{Pos: at, Message: strings.TrimSpace(err.Error())}
 	}
-	files, err := renderWithin(ctx, ch, top)
-	if err != nil {
-		return nil, r.renderError(err)
-	}
-	return r.documents(ch, files)
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+	return top, nil
 }
 
 // renderer keeps, for one chart, where every template is on disk.
