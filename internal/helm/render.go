@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path"
 	"path/filepath"
@@ -21,6 +22,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"helm.sh/helm/v4/pkg/chart/common"
@@ -109,6 +112,11 @@ func (d Doc) String() string {
 // Run renders the chart in dir; name is how reports name dir. The error
 // is a *manifest.Error where Helm names a file (and line) of the chart.
 func Run(ctx context.Context, dir, name string, opts Options) (*Render, error) {
+	quietHelm.Do(func() {
+		// Helm's packages log to slog's default logger (a symbolic link
+		// followed, a deprecated chart); dslint reports what matters.
+		slog.SetDefault(slog.New(slog.DiscardHandler))
+	})
 	ch, err := load(dir, name)
 	if err != nil {
 		return nil, err
@@ -135,12 +143,25 @@ func Run(ctx context.Context, dir, name string, opts Options) (*Render, error) {
 	return r.documents(ch, files)
 }
 
+// chartYAMLLine reads the line of a Chart.yaml that does not parse.
+var chartYAMLLine = regexp.MustCompile(`Chart\.yaml: error converting YAML to JSON: yaml: line (\d+):`)
+
+// quietHelm silences Helm's logging once.
+var quietHelm sync.Once
+
 // load loads the chart in dir, as helm template does: an application
 // chart whose dependencies are all in charts/.
 func load(dir, name string) (*chart.Chart, error) {
 	ch, err := loader.Load(dir)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, &manifest.Error{Pos: manifest.Pos{File: path.Join(name, "Chart.yaml")}, Message: "cannot load the chart: a symbolic link inside it loops"}
+	}
 	if err != nil {
-		return nil, &manifest.Error{Pos: manifest.Pos{File: path.Join(name, "Chart.yaml")}, Message: "cannot load the chart: " + err.Error()}
+		at := manifest.Pos{File: path.Join(name, "Chart.yaml")}
+		if m := chartYAMLLine.FindStringSubmatch(err.Error()); m != nil {
+			at.Line, _ = strconv.Atoi(m[1])
+		}
+		return nil, &manifest.Error{Pos: at, Message: "cannot load the chart: " + err.Error()}
 	}
 	if t := ch.Metadata.Type; t != "" && t != "application" {
 		return nil, &manifest.Error{Pos: manifest.Pos{File: path.Join(name, "Chart.yaml")}, Message: fmt.Sprintf("a %s chart is not rendered on its own (helm template refuses it); lint a chart that depends on it", t)}
@@ -236,7 +257,9 @@ func (r *renderer) errorf(format string, args ...any) error {
 // helmLocation finds the template position Helm puts in its errors:
 // "template: app/templates/x.yaml:12:3: ...", "execution error at
 // (app/templates/x.yaml:12:3): ...", "parse error at (app/templates/x.yaml:5): ...".
-var helmLocation = regexp.MustCompile(`(?:(?:execution|parse) error at \(|template: )([^\s():]+):(\d+)(?::(\d+))?(?:\): |: )?`)
+// A traced execution error starts with the location alone:
+// "app/templates/x.yaml:1:10\n  executing ...".
+var helmLocation = regexp.MustCompile(`(?:(?:execution|parse) error at \(|template: |^)([^\s():]+/templates/[^\s():]+):(\d+)(?::(\d+))?(?:\): |: |\s*\n)?`)
 
 // renderError is a failed render, at the template file and line Helm
 // names, when it names one.
@@ -257,7 +280,7 @@ func (r *renderer) renderError(err error) error {
 		col, _ = strconv.Atoi(msg[m[6]:m[7]])
 	}
 	text := msg
-	if m[0] == 0 && strings.Contains(msg[:m[1]], "error at (") {
+	if m[0] == 0 && (m[2] == 0 || strings.Contains(msg[:m[1]], "error at (")) {
 		text = msg[m[1]:] // the location is the error's own: say it once
 	}
 	return &manifest.Error{Pos: manifest.Pos{File: file, Line: line, Column: col}, Message: "the chart does not render: " + r.displayAll(strings.TrimSpace(text))}

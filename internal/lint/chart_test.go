@@ -172,6 +172,10 @@ func TestChartRenderErrors(t *testing.T) {
 			"DIR/templates/cm.yaml:5: the chart does not render: unclosed action started at DIR/templates/cm.yaml:4"},
 		"missing dependency": {map[string]string{"Chart.yaml": "apiVersion: v2\nname: broken\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 1.0.0\n    repository: https://example.com/charts\n"},
 			`DIR/Chart.yaml:5:5: dependency "redis" is in Chart.yaml but not in charts/: run helm dependency build DIR`},
+		"nil value": {map[string]string{"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.a.b.c }}\n"},
+			"DIR/templates/cm.yaml:4:18: the chart does not render: executing"},
+		"Chart.yaml": {map[string]string{"Chart.yaml": "apiVersion: v2\nname: broken\nversion: [\n"},
+			"DIR/Chart.yaml:3: cannot load the chart: "},
 		"not YAML": {map[string]string{"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\n  metadata: [\n"},
 			"DIR/templates/cm.yaml: the rendered template is not valid YAML: "},
 	}
@@ -191,6 +195,19 @@ func TestChartRenderErrors(t *testing.T) {
 				t.Error("the other input was not linted")
 			}
 		})
+	}
+}
+
+// TestChartSymlinkLoop: a link loop inside a chart is an error that says
+// so, not a path thousands of characters long.
+func TestChartSymlinkLoop(t *testing.T) {
+	dir := writeChart(t, map[string]string{"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"})
+	if err := os.Symlink("..", filepath.Join(dir, "templates", "loop")); err != nil {
+		t.Skip(err)
+	}
+	_, problems := lintChart(t, Charts{}, dir)
+	if len(problems.Unreadable) != 1 || !strings.HasSuffix(problems.Unreadable[0].Error(), "cannot load the chart: a symbolic link inside it loops") {
+		t.Errorf("problems %v", problems.Unreadable)
 	}
 }
 
