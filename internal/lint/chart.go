@@ -114,42 +114,11 @@ func checkRendered(ctx context.Context, eng *engine.Run, src manifest.Source, d 
 			out.directives = append(out.directives, dir)
 		}
 	}
-	parseError := opts.parseError()
-	for _, se := range f.SyntaxErrors {
-		if !parseError.On {
-			break
-		}
-		p := origin.Pos(se.Line, se.Column)
-		msg := "YAML syntax error in the rendered template: " + se.Message
-		if se.Limit {
-			msg = se.Message
-		}
-		out.findings = append(out.findings, finding.Finding{
-			Rule: parseErrorRule, Severity: parseError.Severity, Message: msg,
-			File: p.File, Line: p.Line, Column: p.Column, Approximate: p.Approximate, Chart: chart, Value: valueOf(p),
-		})
-	}
-	var objs []objectAt
-	for _, doc := range f.Docs {
-		found, others := manifest.Entries(doc)
-		for _, o := range others {
-			if o.Kind == 0 || (o.Tag == "!!null") {
-				continue // an empty document: helm template prints none
-			}
-			p := origin.Pos(o.Line, 0)
-			out.skipped = append(out.skipped, finding.Skipped{File: p.File, Line: p.Line, Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject})
-		}
-		out.objects += len(found)
-		if opts.ParseOnly {
-			continue
-		}
-		for _, obj := range found {
-			o := origin
-			o.Node = obj.Node
-			objs = append(objs, objectAt{obj: obj, origin: o, chart: chart})
-		}
-	}
-	checkPlacedAll(ctx, eng, src.Name, objs, out, opts)
+	judgeParsed(ctx, eng, src, f, parsedAt{
+		origin: func(int) manifest.Origin { return origin },
+		syntax: "YAML syntax error in the rendered template: ",
+		chart:  chart,
+	}, out, opts)
 }
 
 // valueOf is the Helm value a position in a template came from; nil for

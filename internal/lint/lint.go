@@ -310,26 +310,42 @@ func checkParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *m
 			out.directives = append(out.directives, d)
 		}
 	}
+	judgeParsed(ctx, eng, src, f, parsedAt{
+		origin: func(line int) manifest.Origin { return origin(src, f, line) },
+		syntax: syntaxLanguage(src.Name) + " syntax error: ",
+	}, out, opts)
+}
+
+// parsedAt says where a parsed input's documents were written.
+type parsedAt struct {
+	origin func(line int) manifest.Origin // where a line of the input was written
+	syntax string                         // how a syntax error's message starts
+	chart  *finding.Chart                 // the chart render it is; nil for none
+}
+
+// judgeParsed reports the syntax errors of f, skips its documents that
+// are not objects, and judges (or places) its objects.
+func judgeParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *manifest.File, at parsedAt, out *fileResult, opts Options) {
 	parseError := opts.parseError()
 	for _, se := range f.SyntaxErrors {
 		if !parseError.On {
 			break // turned off: none of its findings is made
 		}
-		p := origin(src, f, se.Line).Pos(se.Line, se.Column)
-		msg := syntaxLanguage(src.Name) + " syntax error: " + se.Message
+		p := at.origin(se.Line).Pos(se.Line, se.Column)
+		msg := at.syntax + se.Message
 		if se.Limit {
 			msg = se.Message
 		}
 		out.findings = append(out.findings, finding.Finding{
 			Rule: parseErrorRule, Severity: parseError.Severity, Message: msg,
-			File: p.File, Line: p.Line, Column: p.Column,
+			File: p.File, Line: p.Line, Column: p.Column, Approximate: p.Approximate, Value: valueOf(p), Chart: at.chart,
 		})
 	}
 	var objs []objectAt
 	for _, doc := range f.Docs {
 		found, others := manifest.Entries(doc)
 		for _, o := range others {
-			p := origin(src, f, o.Line).Pos(o.Line, 0)
+			p := at.origin(o.Line).Pos(o.Line, 0)
 			out.skipped = append(out.skipped, finding.Skipped{
 				File: p.File, Line: p.Line, Reason: finding.ReasonNotObject, Kind: finding.SkippedNotObject,
 			})
@@ -339,9 +355,9 @@ func checkParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *m
 			continue
 		}
 		for _, obj := range found {
-			o := origin(src, f, obj.Node.Line)
+			o := at.origin(obj.Node.Line)
 			o.Node = obj.Node
-			objs = append(objs, objectAt{obj: obj, origin: o})
+			objs = append(objs, objectAt{obj: obj, origin: o, chart: at.chart})
 		}
 	}
 	checkPlacedAll(ctx, eng, src.Name, objs, out, opts)
