@@ -59,22 +59,56 @@ type Config struct {
 	pos  map[string]manifest.Pos // formatted field path -> where it is written
 }
 
-// Pool is a named group of identical nodes declared in the config.
+// Pool is a named pool of the config. Every pool declares the dedicated
+// pattern of its nodes: the labels pods select, the taints that keep other
+// pods off, and who may use it (Owners). With Count it is also inventory:
+// Count identical nodes that workloads are placed on.
+//
+// The JSON of a Pool is the declaration as rules read it, at
+// data.dslint.config.pools: name, count, labels, taints and owners.
 type Pool struct {
-	Name   string
-	Count  int // 1 when not written
-	Labels map[string]string
-	Taints []Taint
+	Name   string            `json:"name"`
+	Count  int               `json:"count,omitempty"` // 0 when not written: a declaration, with no nodes
+	Labels map[string]string `json:"labels,omitempty"`
+	Taints []Taint           `json:"taints,omitempty"`
 	// Allocatable is what each node of the pool offers pods, quantities as
 	// written ("32", 256Gi); nil when not written.
-	Allocatable map[string]string
-	Pos         manifest.Pos // the pool's item in the pools sequence
+	Allocatable map[string]string `json:"-"`
+	Owners      *Owners           `json:"owners,omitempty"` // nil when not written: the pool has no owners
+	Pos         manifest.Pos      `json:"-"`                // the pool's item in the pools sequence
+}
+
+// Inventory is true for a pool with a count: its nodes are placed on.
+func (p Pool) Inventory() bool { return p.Count > 0 }
+
+// Owners are who may use a pool: workloads in one of Namespaces (globs in
+// which "*" stands for any run of characters; nil: any namespace) whose pod
+// labels Selector matches (nil: any labels).
+type Owners struct {
+	Namespaces []string     `json:"namespaces,omitempty"`
+	Selector   *Selector    `json:"selector,omitempty"`
+	Pos        manifest.Pos `json:"-"` // the owners mapping
+}
+
+// Selector is a Kubernetes label selector over a workload's pod labels.
+type Selector struct {
+	MatchLabels      map[string]string `json:"matchLabels,omitempty"`
+	MatchExpressions []Requirement     `json:"matchExpressions,omitempty"`
+}
+
+// Requirement is one matchExpressions entry of a Selector.
+type Requirement struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values,omitempty"`
 }
 
 // Taint is a taint of every node of a pool.
 type Taint struct {
-	Key, Value, Effect string
-	Pos                manifest.Pos // the taint's item in the taints sequence
+	Key    string       `json:"key"`
+	Value  string       `json:"value,omitempty"`
+	Effect string       `json:"effect"`
+	Pos    manifest.Pos `json:"-"` // the taint's item in the taints sequence
 }
 
 // Load reads and validates the config file at path. knownRules are the rule

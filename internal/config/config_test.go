@@ -55,7 +55,7 @@ func TestLoadErrors(t *testing.T) {
 		{"count float", "pools: [{name: gpu, count: 1.5}]\n", []string{
 			`.dslint.yaml:1:28: pools[0].count: expected an integer, got number 1.5`}},
 		{"count zero", "pools:\n  - name: gpu\n    count: 0\n", []string{
-			`.dslint.yaml:3:12: pools[0].count: must be at least 1, got 0`}},
+			`.dslint.yaml:3:12: pools[0].count: must be at least 1, got 0 (leave count out to declare the pool without nodes)`}},
 		{"count huge", "pools: [{name: gpu, count: 100000}]\n", []string{
 			`.dslint.yaml:1:28: pools[0].count: must be at most 5000 (the most nodes a Kubernetes cluster supports), got 100000`}},
 		{"pool name required", "pools:\n  - count: 2\n", []string{
@@ -64,12 +64,38 @@ func TestLoadErrors(t *testing.T) {
 			`.dslint.yaml:1:16: pools[0].name: must not be empty`}},
 		{"pool name type", "pools: [{name: 7}]\n", []string{
 			`.dslint.yaml:1:16: pools[0].name: expected a string, got integer 7 (quote it: "7")`}},
-		{"pool name unique", "pools:\n  - name: gpu\n  - name: cpu\n  - name: gpu\n", []string{
-			`.dslint.yaml:4:11: pools[2].name: duplicate pool name "gpu" (first at 2:11)`}},
+		{"pool name unique", "pools:\n  - {name: gpu, count: 1}\n  - {name: cpu, count: 1}\n  - {name: gpu, count: 1}\n", []string{
+			`.dslint.yaml:4:12: pools[2].name: duplicate pool name "gpu" (first at 2:12)`}},
+		{"declaration without labels", "pools:\n  - name: gpu\n    taints: [{key: hw, value: gpu, effect: NoSchedule}]\n", []string{
+			`.dslint.yaml:3:5: pools[0].taints: taints without labels: the pods meant for the pool have no label to select its nodes by, so they land on other nodes too; add labels: the labels its nodes carry`}},
+		{"owned inventory without labels", "pools: [{name: gpu, count: 2, taints: [{key: hw, effect: NoSchedule}], owners: {namespaces: [ml]}}]\n", []string{
+			`.dslint.yaml:1:31: pools[0].taints: taints without labels: the pods meant for the pool have no label to select its nodes by, so they land on other nodes too; add labels: the labels its nodes carry`}},
+		{"empty declaration", "pools:\n  - name: gpu\n", []string{
+			`.dslint.yaml:2:5: pools[0]: declares no labels and no taints: give the labels its nodes carry and the taints that keep other pods off (with count, the pool is also nodes to place workloads on)`}},
+		{"allocatable without count", "pools:\n  - name: gpu\n    labels: {hw: gpu}\n    allocatable: {cpu: \"8\"}\n", []string{
+			`.dslint.yaml:4:5: pools[0].allocatable: is what each node of the pool offers pods, and a pool without count has no nodes: add count (how many nodes the pool has)`}},
+		{"owners empty", "pools: [{name: gpu, labels: {hw: gpu}, owners: {}}]\n", []string{
+			`.dslint.yaml:1:48: pools[0].owners: name namespaces (globs such as ml-*), a selector of pod labels, or both`}},
+		{"owners no namespace", "pools: [{name: gpu, labels: {hw: gpu}, owners: {namespaces: []}}]\n", []string{
+			`.dslint.yaml:1:61: pools[0].owners.namespaces: lists no namespace; leave namespaces out to take every namespace`}},
+		{"owners bad glob", "pools: [{name: gpu, labels: {hw: gpu}, owners: {namespaces: [ML, \"team-?\"]}}]\n", []string{
+			`.dslint.yaml:1:62: pools[0].owners.namespaces[0]: "ML" is not a namespace glob: a namespace name has lowercase letters, digits and '-', and '*' stands for any run of them`,
+			`.dslint.yaml:1:66: pools[0].owners.namespaces[1]: "team-?" is not a namespace glob: a namespace name has lowercase letters, digits and '-', and '*' stands for any run of them`}},
+		{"owners unknown key", "pools: [{name: gpu, labels: {hw: gpu}, owners: {namespace: [ml]}}]\n", []string{
+			`.dslint.yaml:1:48: pools[0].owners: name namespaces (globs such as ml-*), a selector of pod labels, or both`,
+			`.dslint.yaml:1:49: pools[0].owners: unknown key "namespace" (known: namespaces, selector)`}},
+		{"owners selector", "pools:\n  - name: gpu\n    labels: {hw: gpu}\n    owners:\n      selector:\n        matchExpressions:\n          - {key: team, operator: In}\n          - {key: team, operator: Exists, values: [a]}\n          - {key: team, operator: in, values: [a]}\n", []string{
+			`.dslint.yaml:7:13: pools[0].owners.selector.matchExpressions[0]: operator In needs values`,
+			`.dslint.yaml:8:13: pools[0].owners.selector.matchExpressions[1]: operator Exists takes no values`,
+			`.dslint.yaml:9:35: pools[0].owners.selector.matchExpressions[2].operator: "in" is not one of In, NotIn, Exists, DoesNotExist`}},
+		{"owners overlap", "pools:\n  - name: gpu\n    labels: {pool: gpu}\n    owners: {namespaces: [ml, \"ml-*\"]}\n  - name: ingress\n    labels: {pool: ingress}\n    owners: {namespaces: [\"*-web\"]}\n", []string{
+			`.dslint.yaml:7:5: pools[1].owners: overlaps the owners of pool "gpu" (4:5): namespace "ml-web" matches both "ml-*" and "*-web"; a workload owns one pool's nodes, so narrow one of them, or give both pools the same owners`}},
+		{"owners overlap everywhere", "pools:\n  - {name: gpu, labels: {pool: gpu}, owners: {namespaces: [ml]}}\n  - {name: infra, labels: {pool: infra}, owners: {selector: {matchLabels: {tier: infra}}}}\n", []string{
+			`.dslint.yaml:3:42: pools[1].owners: overlaps the owners of pool "gpu" (2:38): it takes every namespace, "ml" among them; a workload owns one pool's nodes, so narrow one of them, or give both pools the same owners`}},
 		{"pool not a mapping", "pools: [gpu]\n", []string{
 			`.dslint.yaml:1:9: pools[0]: expected a mapping, got string "gpu"`}},
 		{"pool unknown key", "pools:\n  - name: gpu\n    lables: {a: b}\n", []string{
-			`.dslint.yaml:3:5: pools[0]: unknown key "lables" (known: name, count, labels, taints, allocatable)`}},
+			`.dslint.yaml:3:5: pools[0]: unknown key "lables" (known: name, count, labels, taints, allocatable, owners)`}},
 		{"label value type", "pools: [{name: gpu, labels: {tier: 1, empty: }}]\n", []string{
 			`.dslint.yaml:1:36: pools[0].labels.tier: expected a string, got integer 1 (quote it: "1")`}},
 		{"taint effect", "pools:\n  - name: gpu\n    taints: [{key: hw, value: gpu, effect: NoSchedul}]\n", []string{
@@ -544,7 +570,7 @@ func FuzzLoad(f *testing.F) {
 // TestPoolAllocatable: a pool's allocatable keeps each quantity as written,
 // a number as its text; a value that is neither is an error.
 func TestPoolAllocatable(t *testing.T) {
-	c, err := loadText(t, "pools:\n  - name: gpu\n    allocatable: {cpu: 32, memory: 256Gi, nvidia.com/gpu: \"8\", storage: 1.5}\n")
+	c, err := loadText(t, "pools:\n  - name: gpu\n    count: 1\n    allocatable: {cpu: 32, memory: 256Gi, nvidia.com/gpu: \"8\", storage: 1.5}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -552,7 +578,30 @@ func TestPoolAllocatable(t *testing.T) {
 	if len(c.Pools) != 1 || !maps.Equal(c.Pools[0].Allocatable, want) {
 		t.Errorf("pools = %+v, want allocatable %v", c.Pools, want)
 	}
-	if _, err := loadText(t, "pools:\n  - name: gpu\n    allocatable: {cpu: [32]}\n"); err == nil || !strings.Contains(err.Error(), "pools[0].allocatable.cpu: expected a string") {
+	if _, err := loadText(t, "pools:\n  - name: gpu\n    count: 1\n    allocatable: {cpu: [32]}\n"); err == nil || !strings.Contains(err.Error(), "pools[0].allocatable.cpu: expected a string") {
 		t.Errorf("allocatable cpu: [32]: %v, want an error naming the field", err)
+	}
+}
+
+// TestGlobsMeet: two namespace globs meet when one namespace matches both,
+// and the namespace named is one that does.
+func TestGlobsMeet(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want string // "" when they do not meet
+	}{
+		{"ml", "ml", "ml"},
+		{"ml", "web", ""},
+		{"ml-*", "*-web", "ml-web"},
+		{"ml-*", "ml", ""},
+		{"*", "*", "x"},
+		{"a*b*c", "*bc", "abc"},
+		{"team-*-prod", "team-a*", "team-a-prod"},
+		{"x*y", "y*x", ""},
+	} {
+		got, ok := globsMeet(c.a, c.b)
+		if ok != (c.want != "") || got != c.want {
+			t.Errorf("globsMeet(%q, %q) = %q, %v; want %q", c.a, c.b, got, ok, c.want)
+		}
 	}
 }

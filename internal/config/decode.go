@@ -14,8 +14,11 @@ import (
 var topKeys = []string{"failOn", "rules", "systemTaints", "nodes", "pools", "kubernetesVersion", "charts", "featureGates", "exclude", "policies"}
 
 var (
-	poolKeys  = []string{"name", "count", "labels", "taints", "allocatable"}
-	taintKeys = []string{"key", "value", "effect"}
+	poolKeys        = []string{"name", "count", "labels", "taints", "allocatable", "owners"}
+	taintKeys       = []string{"key", "value", "effect"}
+	ownerKeys       = []string{"namespaces", "selector"}
+	selectorKeys    = []string{"matchLabels", "matchExpressions"}
+	requirementKeys = []string{"key", "operator", "values"}
 )
 
 // decoder walks the YAML nodes of a config file into a Config, collecting a
@@ -39,6 +42,12 @@ func (d *decoder) errorf(n *yaml.Node, path []any, format string, args ...any) {
 		msg = p + ": " + msg
 	}
 	d.errs = append(d.errs, &manifest.Error{Pos: d.at(n), Message: msg})
+}
+
+// errorAt reports a problem of the field at path where it is written (it
+// was recorded while decoding).
+func (d *decoder) errorAt(path []any, format string, args ...any) {
+	d.errs = append(d.errs, d.cfg.Errorf(path, format, args...))
 }
 
 // record remembers where the field at path is written, for Config.Pos.

@@ -4,8 +4,14 @@ import "sigs.k8s.io/kustomize/kyaml/yaml"
 
 // pools decodes the pools sequence. Kubernetes validity of label keys and
 // values and of taint keys is left to the inventory, which checks nodes from
-// every source the same way.
+// every source the same way (a declaration's labels and taints too).
 func (d *decoder) pools(n *yaml.Node) []Pool {
+	out := d.poolList(n)
+	d.overlappingOwners(out)
+	return out
+}
+
+func (d *decoder) poolList(n *yaml.Node) []Pool {
 	var out []Pool
 	first := map[string]*yaml.Node{}
 	for i, raw := range d.sequence(n, []any{"pools"}) {
@@ -29,7 +35,8 @@ func (d *decoder) pools(n *yaml.Node) []Pool {
 // false when the pool has errors of its own.
 func (d *decoder) pool(n, raw *yaml.Node, path []any) (p Pool, nameNode *yaml.Node, ok bool) {
 	before := len(d.errs)
-	p = Pool{Count: 1, Pos: d.at(raw)}
+	p = Pool{Pos: d.at(raw)}
+	var allocatable *yaml.Node
 	for _, f := range d.mapping(n, path) {
 		if !d.field(f, path, poolKeys) {
 			continue
@@ -46,13 +53,42 @@ func (d *decoder) pool(n, raw *yaml.Node, path []any) (p Pool, nameNode *yaml.No
 		case "taints":
 			p.Taints = d.taints(f.value, fpath)
 		case "allocatable":
+			allocatable = f.key
 			p.Allocatable = d.quantities(f.value, fpath)
+		case "owners":
+			p.Owners = d.owners(resolve(f.value), f.value, fpath)
 		}
 	}
-	if n.Kind == yaml.MappingNode && nameNode == nil {
+	if n.Kind != yaml.MappingNode {
+		return p, nameNode, false
+	}
+	if nameNode == nil {
 		d.errorf(raw, path, "name is required")
 	}
+	if allocatable != nil && p.Count == 0 {
+		d.errorf(allocatable, with(path, "allocatable"), "is what each node of the pool offers pods, and a pool without count has no nodes: add count (how many nodes the pool has)")
+	}
+	if len(d.errs) == before {
+		d.declaration(p, path)
+	}
 	return p, nameNode, len(d.errs) == before
+}
+
+// declaration checks the dedicated pattern a pool declares: the pool is a
+// declaration when it has no count (no nodes) or has owners. Its taints keep
+// other pods off its nodes, and its labels are what the pods meant for them
+// select: a taint without a label leaves those pods nothing to select, so
+// they land on every other node too.
+func (d *decoder) declaration(p Pool, path []any) {
+	if p.Count > 0 && p.Owners == nil {
+		return // inventory only, as a node may be
+	}
+	switch {
+	case len(p.Labels) == 0 && len(p.Taints) > 0:
+		d.errorAt(with(path, "taints"), "taints without labels: the pods meant for the pool have no label to select its nodes by, so they land on other nodes too; add labels: the labels its nodes carry")
+	case len(p.Labels) == 0 && p.Count == 0:
+		d.errorAt(path, "declares no labels and no taints: give the labels its nodes carry and the taints that keep other pods off (with count, the pool is also nodes to place workloads on)")
+	}
 }
 
 func (d *decoder) count(n *yaml.Node, path []any) int {
@@ -60,13 +96,13 @@ func (d *decoder) count(n *yaml.Node, path []any) int {
 	switch {
 	case !ok:
 	case c < 1:
-		d.errorf(n, path, "must be at least 1, got %d", c)
+		d.errorf(n, path, "must be at least 1, got %d (leave count out to declare the pool without nodes)", c)
 	case c > MaxPoolCount:
 		d.errorf(n, path, "must be at most %d (the most nodes a Kubernetes cluster supports), got %d", MaxPoolCount, c)
 	default:
 		return c
 	}
-	return 1
+	return 1 // an error is reported; the pool is not used
 }
 
 func (d *decoder) labels(n *yaml.Node, path []any) map[string]string {

@@ -21,6 +21,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/dslint/dslint/internal/config"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/yamlvalue"
@@ -34,6 +35,9 @@ type Cluster struct {
 	// KubernetesVersion is the target version as "1.MINOR"; empty leaves
 	// the library's default, the newest supported.
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// Pools are the pools of the config: the dedicated pattern each
+	// declares, and its owners (rego/pools.rego).
+	Pools []config.Pool `json:"pools,omitempty"`
 }
 
 // RunSettings are what one run reads besides the rules.
