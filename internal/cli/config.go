@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -31,7 +32,8 @@ type runConfig struct {
 	cluster   engine.Cluster    // what rules read of the target cluster
 	rules     engine.RuleConfig // the rules turned off or set to another severity
 	nodes     []*inventory.Node
-	nodeFiles []string // the inventory files: --nodes, else nodes: of the config
+	probes    []*inventory.Node // the pools declared without nodes (lint.Options.Probes)
+	nodeFiles []string          // the inventory files: --nodes, else nodes: of the config
 	failOn    string
 	// compiled waits for the rules, compiled while the inventory loads.
 	compiled func() (*engine.Compiled, error)
@@ -230,7 +232,72 @@ func loadRunConfig(e *env, fl configFlags, paths []string, failOnFlag string, fa
 	}
 	rc.nodes = append(rc.nodes, nodes...)
 	rc.nodeFiles = nodeFiles
+	if rc.file != nil {
+		if err := unlabelledPools(rc.file, nodes); err != nil {
+			return nil, err
+		}
+	}
 	return rc, nil
+}
+
+// unlabelledPools checks the pools declared without nodes against the
+// inventory files: where nodes carry a pool's taints, the pool's labels must
+// be on some of them, or the pods that select the pool find no node.
+func unlabelledPools(c *config.Config, nodes []*inventory.Node) error {
+	var errs config.Errors
+	for i, p := range c.Pools {
+		if p.Inventory() || len(p.Taints) == 0 {
+			continue
+		}
+		var tainted []*inventory.Node
+		for _, n := range nodes {
+			if carriesTaints(n, p.Taints) {
+				tainted = append(tainted, n)
+			}
+		}
+		if len(tainted) == 0 {
+			continue
+		}
+		for _, key := range slices.Sorted(maps.Keys(p.Labels)) {
+			if !slices.ContainsFunc(tainted, func(n *inventory.Node) bool { return n.Labels[key] == any(p.Labels[key]) }) {
+				errs = append(errs, c.Errorf([]any{"pools", i, "labels", key},
+					"no node that carries the pool's taints has the label %s=%s (%s); pods that select it find no node: give the label the nodes carry",
+					key, p.Labels[key], nodeList(tainted)))
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return usageError{errs}
+}
+
+// carriesTaints is true when the node carries each of the taints, equal in
+// key, value and effect.
+func carriesTaints(n *inventory.Node, taints []config.Taint) bool {
+	for _, t := range taints {
+		if !slices.ContainsFunc(n.Taints, func(x any) bool {
+			m, _ := x.(map[string]any)
+			value, _ := m["value"].(string)
+			return m["key"] == any(t.Key) && value == t.Value && m["effect"] == any(t.Effect)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// nodeList names up to three nodes and where they are defined.
+func nodeList(nodes []*inventory.Node) string {
+	var names []string
+	for _, n := range nodes[:min(len(nodes), 3)] {
+		names = append(names, n.Name)
+	}
+	s := strings.Join(names, ", ")
+	if len(nodes) > 3 {
+		s += fmt.Sprintf(" and %d more", len(nodes)-3)
+	}
+	return s + " in " + nodes[0].Pos.File
 }
 
 // apply takes the settings of a loaded config file.
@@ -251,18 +318,10 @@ func (rc *runConfig) apply(c *config.Config, failOnSet bool) error {
 		rc.rules.Severity[id] = sev
 	}
 	slices.Sort(rc.rules.Off)
-	if c.Has("systemTaints") {
-		rc.cluster.SystemTaints = c.SystemTaints
-	}
-	rc.cluster.FeatureGates = c.FeatureGates
-	rc.cluster.KubernetesVersion = c.KubernetesVersion
-	for _, p := range c.Pools {
-		spec := inventory.PoolSpec{Name: p.Name, Count: p.Count, Labels: p.Labels, Allocatable: p.Allocatable, Pos: p.Pos}
-		for _, t := range p.Taints {
-			spec.Taints = append(spec.Taints, inventory.TaintSpec{Key: t.Key, Value: t.Value, Effect: t.Effect, Pos: t.Pos})
-		}
-		rc.nodes = append(rc.nodes, inventory.FromPool(spec)...)
-	}
+	rc.cluster = engine.ClusterOf(c)
+	nodes, probes := inventory.FromConfig(c.Pools)
+	rc.nodes = append(rc.nodes, nodes...)
+	rc.probes = probes
 	return nil
 }
 
@@ -298,7 +357,7 @@ func (rc *runConfig) applyRuleFlags(fl configFlags, ids []string) error {
 // inventory and cluster settings, and the rules compiled once (none with
 // --parse-only, which runs no rule).
 func (rc *runConfig) options(parseOnly bool) (lint.Options, error) {
-	opts := lint.Options{ParseOnly: parseOnly, Nodes: rc.nodes, NodeFiles: rc.nodeFiles, Cluster: rc.cluster, Helm: rc.helm}
+	opts := lint.Options{ParseOnly: parseOnly, Nodes: rc.nodes, Probes: rc.probes, NodeFiles: rc.nodeFiles, Cluster: rc.cluster, Helm: rc.helm}
 	if parseOnly {
 		return opts, nil
 	}

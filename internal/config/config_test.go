@@ -90,8 +90,8 @@ func TestLoadErrors(t *testing.T) {
 			`.dslint.yaml:9:35: pools[0].owners.selector.matchExpressions[2].operator: "in" is not one of In, NotIn, Exists, DoesNotExist`}},
 		{"owners overlap", "pools:\n  - name: gpu\n    labels: {pool: gpu}\n    owners: {namespaces: [ml, \"ml-*\"]}\n  - name: ingress\n    labels: {pool: ingress}\n    owners: {namespaces: [\"*-web\"]}\n", []string{
 			`.dslint.yaml:7:5: pools[1].owners: overlaps the owners of pool "gpu" (4:5): namespace "ml-web" matches both "ml-*" and "*-web"; a workload owns one pool's nodes, so narrow one of them, or give both pools the same owners`}},
-		{"owners overlap everywhere", "pools:\n  - {name: gpu, labels: {pool: gpu}, owners: {namespaces: [ml]}}\n  - {name: infra, labels: {pool: infra}, owners: {selector: {matchLabels: {tier: infra}}}}\n", []string{
-			`.dslint.yaml:3:42: pools[1].owners: overlaps the owners of pool "gpu" (2:38): it takes every namespace, "ml" among them; a workload owns one pool's nodes, so narrow one of them, or give both pools the same owners`}},
+		{"owners overlap by selector", "pools:\n  - {name: gpu, labels: {pool: gpu}, owners: {selector: {matchLabels: {team: ml}}}}\n  - {name: infra, labels: {pool: infra}, owners: {selector: {matchLabels: {tier: infra}}}}\n  - {name: edge, labels: {pool: edge}, owners: {namespaces: [ml]}}\n", []string{
+			`.dslint.yaml:3:42: pools[1].owners: overlaps the owners of pool "gpu" (2:38): both take pods of every namespace; a workload owns one pool's nodes, so narrow one of them, or give both pools the same owners`}},
 		{"pool not a mapping", "pools: [gpu]\n", []string{
 			`.dslint.yaml:1:9: pools[0]: expected a mapping, got string "gpu"`}},
 		{"pool unknown key", "pools:\n  - name: gpu\n    lables: {a: b}\n", []string{

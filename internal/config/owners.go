@@ -114,10 +114,12 @@ func (d *decoder) requirement(n, raw *yaml.Node, path []any) (Requirement, bool)
 	return r, len(d.errs) == before
 }
 
-// overlappingOwners reports two pools whose owners differ but can both be
-// met by one workload: such a workload would own both, which neither
+// overlappingOwners reports two pools whose owners differ but are written
+// in the same terms (namespaces, a selector, or both) and can both be met
+// by one workload: such a workload would own both, which neither
 // declaration says. Pools with the same owners belong to one team, which
-// may well use several pools.
+// may well use several pools; owners told apart in other terms (one pool's
+// by namespace, another's by pod label) are two deliberate cuts.
 func (d *decoder) overlappingOwners(pools []Pool) {
 	for j, b := range pools {
 		if b.Owners == nil {
@@ -125,6 +127,9 @@ func (d *decoder) overlappingOwners(pools []Pool) {
 		}
 		for i, a := range pools[:j] {
 			if a.Owners == nil || sameOwners(a.Owners, b.Owners) {
+				continue
+			}
+			if (a.Owners.Namespaces == nil) != (b.Owners.Namespaces == nil) || (a.Owners.Selector == nil) != (b.Owners.Selector == nil) {
 				continue
 			}
 			ns, ok := commonNamespace(a.Owners.Namespaces, b.Owners.Namespaces)
@@ -155,15 +160,10 @@ func sameOwners(a, b *Owners) bool {
 }
 
 // commonNamespace tells whether some namespace matches a glob of each list
-// (nil: any namespace) and says which, for the message about the pool of b.
+// (nil: any namespace, in both) and says which, for the message.
 func commonNamespace(a, b []string) (string, bool) {
-	switch {
-	case a == nil && b == nil:
-		return "both take workloads of every namespace", true
-	case a == nil:
-		return fmt.Sprintf("that pool takes every namespace, %s among them", quote(namespaceOf(b))), len(b) > 0
-	case b == nil:
-		return fmt.Sprintf("it takes every namespace, %s among them", quote(namespaceOf(a))), len(a) > 0
+	if a == nil {
+		return "both take pods of every namespace", true
 	}
 	for _, ga := range a {
 		for _, gb := range b {
@@ -173,15 +173,6 @@ func commonNamespace(a, b []string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// namespaceOf is a namespace the first glob of globs matches.
-func namespaceOf(globs []string) string {
-	if len(globs) == 0 {
-		return ""
-	}
-	w, _ := globsMeet(globs[0], globs[0])
-	return w
 }
 
 // globsMeet finds a namespace both globs match, "*" standing for any run of

@@ -40,6 +40,16 @@ type Cluster struct {
 	Pools []config.Pool `json:"pools,omitempty"`
 }
 
+// ClusterOf is what the config file says of the cluster; systemTaints not
+// written leaves the library's default.
+func ClusterOf(c *config.Config) Cluster {
+	cl := Cluster{FeatureGates: c.FeatureGates, KubernetesVersion: c.KubernetesVersion, Pools: c.Pools}
+	if c.Has("systemTaints") {
+		cl.SystemTaints = c.SystemTaints
+	}
+	return cl
+}
+
 // RunSettings are what one run reads besides the rules.
 type RunSettings struct {
 	Cluster Cluster

@@ -96,6 +96,7 @@ func ruleFromAnnotations(id string, a *ast.Annotations) (finding.Rule, error) {
 		Remediation: strings.TrimSpace(customString(a, "remediation")),
 		Bad:         customString(a, "bad"),
 		Good:        customString(a, "good"),
+		Config:      customString(a, "config"),
 		RaisedBy:    customString(a, "source"),
 	}
 	for _, rr := range a.RelatedResources {

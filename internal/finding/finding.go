@@ -142,6 +142,9 @@ type Rule struct {
 	Related     []Link   `json:"related,omitempty"`
 	Bad         string   `json:"bad,omitempty"`  // a manifest that fails the rule
 	Good        string   `json:"good,omitempty"` // the same manifest, fixed
+	// Config is the .dslint.yaml the examples are judged with, for a rule
+	// that reads the config (metadata custom.config); "" for none.
+	Config string `json:"config,omitempty"`
 	// RaisedBy names the part of dslint that raises the rule's findings
 	// when it is not Rego: "parser" or "suppression" (metadata custom.source).
 	RaisedBy string `json:"-"`

@@ -52,6 +52,9 @@ type Node struct {
 	Allocatable map[string]any
 	Pos         manifest.Pos // where the node is defined
 	Pool        string
+	// Declared is true for the probe node of a pool declared without
+	// nodes: it is checked as a node is, never placed.
+	Declared bool
 
 	// Locate gives the position of a field of the node (a path as rules
 	// use them), for problems; nil means the node's own position.

@@ -5,6 +5,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/dslint/dslint/internal/config"
 	"github.com/dslint/dslint/internal/manifest"
 	"github.com/dslint/dslint/internal/yamlvalue"
 )
@@ -111,6 +112,27 @@ type PoolSpec struct {
 type TaintSpec struct {
 	Key, Value, Effect string
 	Pos                manifest.Pos
+}
+
+// FromConfig is the nodes of the config's pools with a count, which are
+// inventory, and a probe node for each pool without one: a declaration
+// has no nodes, but its labels and taints are checked as a node's are
+// (lint.Options.Probes).
+func FromConfig(pools []config.Pool) (nodes, probes []*Node) {
+	for _, p := range pools {
+		spec := PoolSpec{Name: p.Name, Count: max(p.Count, 1), Labels: p.Labels, Allocatable: p.Allocatable, Pos: p.Pos}
+		for _, t := range p.Taints {
+			spec.Taints = append(spec.Taints, TaintSpec{Key: t.Key, Value: t.Value, Effect: t.Effect, Pos: t.Pos})
+		}
+		made := FromPool(spec)
+		if p.Inventory() {
+			nodes = append(nodes, made...)
+			continue
+		}
+		made[0].Name, made[0].Declared = p.Name, true
+		probes = append(probes, made[0])
+	}
+	return nodes, probes
 }
 
 // FromPool is the nodes of a declared pool: Count nodes named <name>-1 ...

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dslint/dslint"
+	"github.com/dslint/dslint/internal/config"
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/fixture"
@@ -89,7 +90,20 @@ func checkExample(t *testing.T, rules *engine.Compiled, id, name, src string, wi
 			t.Fatal(err)
 		}
 	}
-	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), Options{Rules: rules, Nodes: nodes})
+	opts := Options{Rules: rules, Nodes: nodes}
+	if r, _ := rules.Rule(id); r.Config != "" {
+		c, err := config.Parse(".dslint.yaml", []byte(r.Config), nil)
+		if err != nil {
+			t.Fatalf("metadata custom.config of %s: %v", id, err)
+		}
+		opts.Cluster = engine.ClusterOf(c)
+		pooled, probes := inventory.FromConfig(c.Pools)
+		if withNodes {
+			opts.Nodes = append(opts.Nodes, pooled...)
+		}
+		opts.Probes = probes
+	}
+	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), opts)
 	if len(problems.Internal)+len(problems.Unreadable) > 0 {
 		t.Fatalf("%s example: %v", name, problems)
 	}

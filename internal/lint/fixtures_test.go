@@ -39,15 +39,17 @@ func lintFile(t testing.TB, rules *engine.Compiled, path string) *finding.Result
 }
 
 // lintFixture runs the whole pipeline on one fixture, whose Node objects
-// are its inventory.
+// are its inventory, with its config when it has one (fixture.SetupOf).
 func lintFixture(t testing.TB, rules *engine.Compiled, path string, data []byte) *finding.Result {
 	t.Helper()
 	name := filepath.ToSlash(path)
-	nodes, err := fixture.Nodes(name, data)
+	setup, err := fixture.SetupOf(path, data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: name}}, nil, Options{Rules: rules, Nodes: nodes, NodeFiles: []string{path}})
+	res, problems := Run(context.Background(), []manifest.Source{{Path: path, Name: name}}, nil, Options{
+		Rules: rules, Nodes: setup.Nodes, Probes: setup.Probes, NodeFiles: []string{path}, Cluster: setup.Cluster,
+	})
 	if err := problems.Err(); err != nil {
 		t.Errorf("%v", err)
 	}

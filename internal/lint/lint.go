@@ -36,6 +36,10 @@ type Options struct {
 	// the config) and the pools of the config. Node objects among the
 	// inputs are not part of it: they are mostly test fixtures.
 	Nodes []*inventory.Node
+	// Probes stand for the pools the config declares without nodes: their
+	// labels and taints are checked as the inventory's are, and they are
+	// never placed (inventory.FromConfig).
+	Probes []*inventory.Node
 	// NodeFiles are the paths of the inventory files. Node objects of an
 	// input that is one of them are the inventory's own, not unused ones.
 	NodeFiles []string
@@ -126,7 +130,7 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 			problems.Internal = append(problems.Internal, err)
 			return out, problems
 		}
-		if problems.Inventory = validate(ctx, eng, out.Inventory.Nodes); len(problems.Inventory) > 0 {
+		if problems.Inventory = validate(ctx, eng, slices.Concat(out.Inventory.Nodes, opts.Probes)); len(problems.Inventory) > 0 {
 			return out, problems
 		}
 	}
@@ -275,7 +279,7 @@ func validate(ctx context.Context, eng *engine.Run, nodes []*inventory.Node) []e
 		w := where[p.Part][p.Index]
 		errs = append(errs, &manifest.Error{
 			Pos:     w.node.Position(append(slices.Clone(w.path), p.Path...)),
-			Message: fmt.Sprintf("node %q: %s", w.node.Name, p.Message),
+			Message: fmt.Sprintf("%s: %s", nodeNoun(w.node), p.Message),
 		})
 	}
 	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
@@ -705,4 +709,12 @@ func syntaxLanguage(name string) string {
 		return "JSON"
 	}
 	return "YAML"
+}
+
+// nodeNoun names a node in a problem, or the pool a probe stands for.
+func nodeNoun(n *inventory.Node) string {
+	if n.Declared {
+		return fmt.Sprintf("pool %q", n.Name)
+	}
+	return fmt.Sprintf("node %q", n.Name)
 }

@@ -56,12 +56,14 @@ func checkFixture(ctx context.Context, rules *engine.Compiled, path string) Resu
 		r.Message = fmt.Sprintf("no rule %s among the policies and the built-in rules (a fixture's directory and its wants name rules by id)", strings.Join(unknown, ", "))
 		return r
 	}
-	nodes, err := fixture.Nodes(name, data)
+	setup, err := fixture.SetupOf(path, data, nil)
 	if err != nil {
 		r.Result, r.Message = Error, err.Error()
 		return r
 	}
-	out, problems := lint.Run(ctx, []manifest.Source{{Path: path, Name: name}}, nil, lint.Options{Rules: rules, Nodes: nodes, NodeFiles: []string{path}})
+	out, problems := lint.Run(ctx, []manifest.Source{{Path: path, Name: name}}, nil, lint.Options{
+		Rules: rules, Nodes: setup.Nodes, Probes: setup.Probes, NodeFiles: []string{path}, Cluster: setup.Cluster,
+	})
 	if err := problems.Err(); err != nil {
 		r.Result, r.Message = Error, err.Error()
 		return r

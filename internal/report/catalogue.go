@@ -83,6 +83,9 @@ func ruleMarkdown(r finding.Rule, heading string) string {
 	if r.Intent != "" {
 		fmt.Fprintf(&b, "\n**When it fires, and when it stays quiet:** %s\n", oneLine(r.Intent))
 	}
+	if r.Config != "" {
+		fmt.Fprintf(&b, "\nWith this `.dslint.yaml`:\n\n```yaml\n%s```\n", r.Config)
+	}
 	if r.Bad != "" {
 		fmt.Fprintf(&b, "\nFails:\n\n```yaml\n%s```\n", r.Bad)
 	}
@@ -112,6 +115,9 @@ func ruleText(r finding.Rule) string {
 	fmt.Fprintf(&b, "%s (%s)\n%s\n\n%s\n", r.ID, r.Severity, r.Title, r.Description)
 	if r.Intent != "" {
 		fmt.Fprintf(&b, "\nWhen it fires, and when it stays quiet:\n%s", indent(r.Intent+"\n"))
+	}
+	if r.Config != "" {
+		fmt.Fprintf(&b, "\nWith this .dslint.yaml:\n\n%s", indent(r.Config))
 	}
 	if r.Bad != "" {
 		fmt.Fprintf(&b, "\nFails:\n\n%s", indent(r.Bad))
