@@ -78,10 +78,10 @@ tolerating(pod, pool) := min({i |
 # other labels, and matchFields, are taken to be met.
 admits(spec, pool) if {
 	ls := labels(pool)
+	_affinity_admits(spec, ls)
 	every key, value in nodes.node_selector(spec) {
 		object.get(ls, key, value) == value
 	}
-	_affinity_admits(spec, ls)
 }
 
 _affinity_admits(spec, _) if not nodes.required(spec)
@@ -181,8 +181,9 @@ asking_path(pod, pool) := k8s.pod_path(pod, ["nodeSelector", selector_key(pod.sp
 # asking_text(pod, pool) says how the pod asks for the pool, for messages.
 asking_text(pod, pool) := sprintf("nodeSelector %s=%s", [key, labels(pool)[key]]) if {
 	key := selector_key(pod.spec, pool)
-} else := sprintf("required node affinity on %s", [nodes.required_terms(pod.spec)[i].matchExpressions[j].key]) if {
+} else := sprintf("required node affinity on %s", [key]) if {
 	[i, j] := _asking_requirement(pod.spec, pool)
+	key := nodes.required_terms(pod.spec)[i].matchExpressions[j].key
 }
 
 # _asking_requirement(spec, pool) is [term, requirement] of the first

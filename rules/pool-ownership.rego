@@ -86,7 +86,7 @@ report contains result.fail(pools.asking_path(pod, pool), msg) if {
 	some pod in k8s.pods
 	pools.violation(pod, pool) == "asks"
 	msg := sprintf("%s asks for the nodes of pool %q (%s), but %s; only %s may use them: remove the selector, or add the workload to the pool's owners in .dslint.yaml", [
-		k8s.workload_label(pod), pool.name, pools.asking_text(pod, pool), _outside(pod, pool), pools.owners_text(pool),
+		k8s.workload_label(pod), pool.name, pools.asking_text(pod, pool), _outside(pool), pools.owners_text(pool),
 	])
 }
 
@@ -95,11 +95,11 @@ report contains result.fail(k8s.pod_path(pod, ["tolerations", pools.tolerating(p
 	some pod in k8s.pods
 	pools.violation(pod, pool) == "lands"
 	msg := sprintf("%s tolerates the taint%s %s of pool %q and can land on its nodes, but %s; only %s may use them: remove the toleration, or add the workload to the pool's owners in .dslint.yaml", [
-		k8s.workload_label(pod), _plural(pools.keep_out(pool)), _taints(pool), pool.name, _outside(pod, pool), pools.owners_text(pool),
+		k8s.workload_label(pod), _plural(pools.keep_out(pool)), _taints(pool), pool.name, _outside(pool), pools.owners_text(pool),
 	])
 }
 
-_outside(_, pool) := sprintf("its namespace %q is not among the pool's owners", [input.metadata.namespace]) if {
+_outside(pool) := sprintf("its namespace %q is not among the pool's owners", [input.metadata.namespace]) if {
 	pools.namespace_outside(pool)
 } else := "its pod labels do not match the owners' selector"
 

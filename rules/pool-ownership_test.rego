@@ -34,18 +34,16 @@ _deploy(ns, spec) := {
 
 _tolerate_gpu := {"tolerations": [{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}]}
 
-_findings(obj) := fs if {
-	fs := rule.report with input as obj with data.dslint.config as _config
-}
-
 test_outsider_that_tolerates_and_can_land if {
-	[f] := [f | some f in _findings(_deploy("web", _tolerate_gpu))]
+	findings := rule.report with input as _deploy("web", _tolerate_gpu) with data.dslint.config as _config
+	[f] := [f | some f in findings]
 	f.path == ["spec", "template", "spec", "tolerations", 0]
 	f.message == `deployment "api" tolerates the taint dedicated=gpu:NoSchedule of pool "gpu" and can land on its nodes, but its namespace "web" is not among the pool's owners; only namespaces ml, ml-* may use them: remove the toleration, or add the workload to the pool's owners in .dslint.yaml`
 }
 
 test_outsider_that_asks if {
-	[f] := [f | some f in _findings(_deploy("web", {"nodeSelector": {"pool": "gpu"}}))]
+	findings := rule.report with input as _deploy("web", {"nodeSelector": {"pool": "gpu"}}) with data.dslint.config as _config
+	[f] := [f | some f in findings]
 	f.path == ["spec", "template", "spec", "nodeSelector", "pool"]
 	contains(f.message, `asks for the nodes of pool "gpu" (nodeSelector pool=gpu), but its namespace "web" is not among the pool's owners`)
 }
@@ -55,62 +53,77 @@ test_asking_by_affinity_points_at_the_requirement if {
 		{"matchExpressions": [{"key": "pool", "operator": "NotIn", "values": ["gpu"]}]},
 		{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}, {"key": "pool", "operator": "In", "values": ["gpu"]}]},
 	]}}}}
-	[f] := [f | some f in _findings(_deploy("web", spec))]
+	findings := rule.report with input as _deploy("web", spec) with data.dslint.config as _config
+	[f] := [f | some f in findings]
 	f.path == ["spec", "template", "spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", 1, "matchExpressions", 1, "key"]
 	contains(f.message, "(required node affinity on pool)")
 }
 
 test_owners_by_glob if {
-	count(_findings(_deploy("ml", _tolerate_gpu))) == 0
-	count(_findings(_deploy("ml-research", _tolerate_gpu))) == 0
-	count(_findings(_deploy("ml2", _tolerate_gpu))) == 1
-	count(_findings(_deploy("xml", _tolerate_gpu))) == 1
+	findings := rule.report with input as _deploy("ml", _tolerate_gpu) with data.dslint.config as _config
+	count(findings) == 0
+	findings2 := rule.report with input as _deploy("ml-research", _tolerate_gpu) with data.dslint.config as _config
+	count(findings2) == 0
+	findings3 := rule.report with input as _deploy("ml2", _tolerate_gpu) with data.dslint.config as _config
+	count(findings3) == 1
+	findings4 := rule.report with input as _deploy("xml", _tolerate_gpu) with data.dslint.config as _config
+	count(findings4) == 1
 }
 
 test_owners_by_pod_labels if {
 	spec := {"tolerations": [{"key": "edge", "operator": "Exists"}]}
-	[f] := [f | some f in _findings(_deploy("ml", spec))]
+	findings := rule.report with input as _deploy("ml", spec) with data.dslint.config as _config
+	[f] := [f | some f in findings]
 	contains(f.message, "its pod labels do not match the owners' selector; only pods labelled tier In [\"edge\"] may use them")
 	edge := json.patch(_deploy("ml", spec), [{"op": "add", "path": "/spec/template/metadata/labels/tier", "value": "edge"}])
-	count(_findings(edge)) == 0
+	findings2 := rule.report with input as edge with data.dslint.config as _config
+	count(findings2) == 0
 }
 
 test_preferred_taints_keep_no_one_off if {
 	# The edge pool's PreferNoSchedule taint needs no toleration.
 	spec := {"tolerations": [{"key": "edge", "operator": "Exists", "effect": "NoSchedule"}]}
-	count(_findings(_deploy("ml", spec))) == 1
+	findings := rule.report with input as _deploy("ml", spec) with data.dslint.config as _config
+	count(findings) == 1
 }
 
 test_quiet_without_namespace if {
 	obj := json.remove(_deploy("web", _tolerate_gpu), ["metadata/namespace"])
-	count(_findings(obj)) == 0
+	findings := rule.report with input as obj with data.dslint.config as _config
+	count(findings) == 0
 }
 
 test_quiet_for_daemonsets_and_named_nodes if {
 	ds := object.union(_deploy("web", {"tolerations": [{"operator": "Exists"}]}), {"kind": "DaemonSet"})
-	count(_findings(ds)) == 0
-	count(_findings(_deploy("web", object.union(_tolerate_gpu, {"nodeName": "gpu-1"})))) == 0
+	findings := rule.report with input as ds with data.dslint.config as _config
+	count(findings) == 0
+	findings2 := rule.report with input as _deploy("web", object.union(_tolerate_gpu, {"nodeName": "gpu-1"})) with data.dslint.config as _config
+	count(findings2) == 0
 }
 
 test_quiet_when_the_constraint_excludes_the_pool if {
-	count(_findings(_deploy("web", object.union(_tolerate_gpu, {"nodeSelector": {"pool": "cpu"}})))) == 0
+	findings := rule.report with input as _deploy("web", object.union(_tolerate_gpu, {"nodeSelector": {"pool": "cpu"}})) with data.dslint.config as _config
+	count(findings) == 0
 	spec := object.union(_tolerate_gpu, {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "pool", "operator": "DoesNotExist"}]}]}}}})
-	count(_findings(_deploy("web", spec))) == 0
+	findings2 := rule.report with input as _deploy("web", spec) with data.dslint.config as _config
+	count(findings2) == 0
 }
 
 test_constraint_on_other_labels_is_taken_to_be_met if {
 	spec := object.union(_tolerate_gpu, {"nodeSelector": {"kubernetes.io/arch": "arm64"}})
-	count(_findings(_deploy("web", spec))) == 1
+	findings := rule.report with input as _deploy("web", spec) with data.dslint.config as _config
+	count(findings) == 1
 }
 
 test_exists_asks_for_every_pool_with_the_key if {
 	spec := {"nodeSelector": {"x": "y"}, "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "pool", "operator": "Exists"}]}]}}}}
-	count(_findings(_deploy("web", spec))) == 2
+	findings := rule.report with input as _deploy("web", spec) with data.dslint.config as _config
+	count(findings) == 2
 }
 
 test_wildcard_lands_on_every_pool_it_may if {
-	fs := _findings(_deploy("web", {"tolerations": [{"operator": "Exists"}]}))
-	count(fs) == 2
+	findings := rule.report with input as _deploy("web", {"tolerations": [{"operator": "Exists"}]}) with data.dslint.config as _config
+	count(findings) == 2
 }
 
 test_quiet_without_owners if {

@@ -44,7 +44,13 @@
 #     (they bypass the scheduler and its NoSchedule check), when a toleration
 #     matches exactly (a wildcard included), for objects that are not
 #     workloads or are patches, and whenever there is a node inventory: then
-#     no-matching-nodes reports such pods exactly.
+#     no-matching-nodes reports such pods exactly. With pools declared in
+#     .dslint.yaml (labels and taints, no inventory needed), it fires the
+#     same way for pods whose node constraint keeps them on a declared
+#     pool's label (a nodeSelector entry, or In or Exists on it in every
+#     required term) without tolerating all its NoSchedule and NoExecute
+#     taints, naming the tolerations to add; outsiders of an owned pool are
+#     left to pool-ownership.
 #   remediation: |
 #     Add the toleration {key: node-role.kubernetes.io/control-plane,
 #     operator: Exists, effect: NoSchedule} and, while clusters older than
@@ -85,6 +91,7 @@ package dslint.rules["selector-without-toleration"]
 import data.dslint.lib.k8s
 import data.dslint.lib.nodes
 import data.dslint.lib.placement
+import data.dslint.lib.pools
 import data.dslint.lib.result
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
@@ -111,6 +118,30 @@ report contains result.fail(_selector_path(pod), msg) if {
 		concat(" and ", [_toleration_to_add(t) | some t in missing]),
 	])
 }
+
+# With a declared pool (pools: in .dslint.yaml), pods that its label keeps
+# on its nodes need its taints' tolerations. Outsiders of an owned pool are
+# pool-ownership's.
+report contains result.fail(pools.asking_path(pod, pool), msg) if {
+	not placement.has_inventory
+	some pod in k8s.pods
+	some pool in pools.dedicated
+	pools.pins(pod.spec, pool)
+	pools.admits(pod.spec, pool)
+	nodes.node_name(pod.spec) == ""
+	not pools.violation(pod, pool)
+	missing := pools.untolerated(pod, pool)
+	count(missing) > 0
+	msg := sprintf("%s selects pool %q (%s) but does not tolerate %s: its pods stay Pending; add %s %s", [
+		k8s.workload_label(pod), pool.name, pools.asking_text(pod, pool),
+		concat(" and ", [sprintf("its taint %q", [tol.string_of_taint(t)]) | some t in missing]),
+		_noun(missing), concat(" and ", [_pool_toleration(t) | some t in missing]),
+	])
+}
+
+_pool_toleration(taint) := sprintf("{key: %s, operator: Equal, value: %q, effect: %s}", [taint.key, taint.value, taint.effect]) if {
+	object.get(taint, "value", "") != ""
+} else := sprintf("{key: %s, operator: Exists, effect: %s}", [taint.key, taint.effect])
 
 # --- which nodes the pods select ---------------------------------------------------
 

@@ -350,3 +350,36 @@ test_jobset_required_affinity if {
 		"spec": {"replicatedJobs": [{"name": "etcd", "template": {"spec": {"template": {"spec": _pod_spec(_required([{"matchExpressions": [_exists(_cp)]}]))}}}}]},
 	}
 }
+
+# --- declared pools (pools: in .dslint.yaml), no inventory --------------------------
+
+_declared := {"pools": [{
+	"name": "gpu",
+	"labels": {"pool": "gpu"},
+	"taints": [{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}, {"key": "dedicated", "effect": "NoExecute"}],
+	"owners": {"namespaces": ["kube-system"]},
+}]}
+
+test_declared_pool_names_the_tolerations_to_add if {
+	r := rule.report with input as _deploy({"nodeSelector": {"pool": "gpu"}}) with data.dslint.config as _declared
+	r == {{
+		"path": ["spec", "template", "spec", "nodeSelector", "pool"],
+		"message": "deployment \"cluster-autoscaler\" selects pool \"gpu\" (nodeSelector pool=gpu) but does not tolerate its taint \"dedicated=gpu:NoSchedule\" and its taint \"dedicated:NoExecute\": its pods stay Pending; add the tolerations {key: dedicated, operator: Equal, value: \"gpu\", effect: NoSchedule} and {key: dedicated, operator: Exists, effect: NoExecute}",
+	}}
+}
+
+test_declared_pool_tolerated if {
+	spec := {"nodeSelector": {"pool": "gpu"}, "tolerations": [{"key": "dedicated", "operator": "Exists"}]}
+	count(rule.report) == 0 with input as _deploy(spec) with data.dslint.config as _declared
+}
+
+test_declared_pool_not_kept_there if {
+	spec := _required([{"matchExpressions": [_exists("pool")]}, {"matchExpressions": [_exists("zone")]}])
+	count(rule.report) == 0 with input as _deploy(spec) with data.dslint.config as _declared
+}
+
+test_declared_pool_quiet_with_an_inventory if {
+	count(rule.report) == 0 with input as _deploy({"nodeSelector": {"pool": "gpu"}})
+		with data.dslint.config as _declared
+		with data.dslint.inventory as testinv.indexed({"pools": [testinv.pool("gpu", {"pool": "gpu"}, [], ["gpu-1"])]})
+}

@@ -39,7 +39,14 @@
 #     plugins (a device plugin tolerates its devices' taint and runs on every
 #     node to find them), and for tolerations the API server rejects. With an inventory it is exact: it fires only when the pods can
 #     land both on tainted dedicated nodes and on nodes with none of the
-#     taints they tolerate.
+#     taints they tolerate. With pools declared in .dslint.yaml (labels and
+#     taints) and no inventory, a toleration of a declared pool's taint is
+#     judged exactly: it fires when the pods tolerate all the pool's
+#     NoSchedule and NoExecute taints and their node constraint admits the
+#     pool's nodes without keeping them there (no nodeSelector entry for its
+#     label, or a required term that does not name it), naming the
+#     nodeSelector to add; outsiders of an owned pool are left to
+#     pool-ownership.
 #   remediation: |
 #     Add a nodeSelector (or required node affinity) on the label of the
 #     dedicated nodes, next to the toleration of their taint.
@@ -78,22 +85,49 @@ package dslint.rules["toleration-without-node-selector"]
 import data.dslint.lib.k8s
 import data.dslint.lib.nodes
 import data.dslint.lib.placement
+import data.dslint.lib.pools
 import data.dslint.lib.result
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
 # Without a node inventory: a dedicated toleration and no node constraint
-# that keeps the pods on a pool.
+# that keeps the pods on a pool. A toleration of a declared pool's taint is
+# judged exactly, below.
 report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["tolerations", i]), msg)) if {
 	not placement.has_inventory
 	some pod in k8s.pods
 	some i, t in pod.valid_tolerations
 	_dedicated(t)
+	not _of_declared_pool(t)
 	not nodes.pins_pool(pod.spec)
 	not _steers_away(pod.spec, t.key)
 	not k8s.is_kubelet_plugin(pod.spec)
 	msg := sprintf("%s tolerates the dedicated taint %q but %s: its pods can land on every other node too; add a nodeSelector or required node affinity for the dedicated nodes", [
 		k8s.workload_label(pod), _describe(t), _constraint_note(pod.spec),
+	])
+}
+
+# With a declared pool (pools: in .dslint.yaml) and no inventory, the
+# question is exact too: the pods tolerate the pool's taints, and their node
+# constraint admits the pool's nodes without keeping them there. Outsiders
+# of an owned pool are pool-ownership's.
+report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["tolerations", i]), msg)) if {
+	not placement.has_inventory
+	some pod in k8s.pods
+	some pool in pools.dedicated
+	pools.tolerates(pod, pool)
+	i := pools.tolerating(pod, pool)
+	t := pod.valid_tolerations[i]
+	_dedicated(t)
+	pools.admits(pod.spec, pool)
+	not pools.pins(pod.spec, pool)
+	not pools.violation(pod, pool)
+	nodes.node_name(pod.spec) == ""
+	count(nodes.extended_resources(pod.spec)) == 0
+	not _steers_away(pod.spec, t.key)
+	not k8s.is_kubelet_plugin(pod.spec)
+	msg := sprintf("%s tolerates the taint %s of pool %q but does not select its nodes: its pods can land on every other node too; add nodeSelector %s", [
+		k8s.workload_label(pod), tol.string_of_taint(pools.keep_out(pool)[0]), pool.name, _selector_to_add(pool),
 	])
 }
 
@@ -116,6 +150,16 @@ report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["toler
 		k8s.workload_label(pod), _describe(t), sum([placement.pod_eligible_in(pod)[p] | some p in bare]), placement.pool_names(bare),
 	])
 }
+
+# _of_declared_pool(t) is true for a toleration of a taint that keeps pods
+# off a declared pool.
+_of_declared_pool(t) if {
+	some pool in pools.dedicated
+	some taint in pools.keep_out(pool)
+	tol.tolerates(t, taint)
+}
+
+_selector_to_add(pool) := sprintf("{%s}", [concat(", ", [sprintf("%s: %q", [k, v]) | some k, v in pools.labels(pool)])])
 
 # _dedicated(t) is true for a keyed toleration of a dedicated taint that can
 # keep other pods off (not PreferNoSchedule). Most keyed tolerations are of

@@ -463,3 +463,46 @@ test_inventory_places_each_pod_template if {
 		"message": "raycluster \"ray\" (spec.workerGroupSpecs[0].template.spec) tolerates the dedicated taint \"nvidia.com/gpu:NoSchedule\" but can land on 3 nodes that carry none of the dedicated taints it tolerates (general): its pods spill onto them; add a nodeSelector or required node affinity for the dedicated nodes",
 	}} with input as ray with data.dslint.inventory as _cluster
 }
+
+# --- declared pools (pools: in .dslint.yaml), no inventory --------------------------
+
+_declared := {"pools": [{
+	"name": "gpu",
+	"labels": {"pool": "gpu"},
+	"taints": [{"key": "dedicated", "value": "ml", "effect": "NoSchedule"}],
+	"owners": {"namespaces": ["ml"]},
+}]}
+
+test_declared_pool_names_the_selector_to_add if {
+	r := rule.report with input as _deployment({"tolerations": [_dedicated]}) with data.dslint.config as _declared
+	r == {{
+		"path": _tpl_path(0),
+		"message": "deployment \"trainer\" tolerates the taint dedicated=ml:NoSchedule of pool \"gpu\" but does not select its nodes: its pods can land on every other node too; add nodeSelector {pool: \"gpu\"}",
+	}}
+}
+
+test_declared_pool_kept_by_its_label if {
+	count(rule.report) == 0 with input as _deployment({"tolerations": [_dedicated], "nodeSelector": {"pool": "gpu"}}) with data.dslint.config as _declared
+	spec := {"tolerations": [_dedicated], "affinity": _required([{"matchExpressions": [_in("pool", ["gpu"])]}])}
+	count(rule.report) == 0 with input as _deployment(spec) with data.dslint.config as _declared
+}
+
+test_declared_pool_other_term_spills if {
+	spec := {"tolerations": [_dedicated], "affinity": _required([
+		{"matchExpressions": [_in("pool", ["gpu"])]},
+		{"matchExpressions": [_in("zone", ["a"])]},
+	])}
+	count(rule.report) == 1 with input as _deployment(spec) with data.dslint.config as _declared
+}
+
+test_declared_pool_outsiders_are_pool_ownerships if {
+	obj := json.patch(_deployment({"tolerations": [_dedicated]}), [{"op": "replace", "path": "/metadata/namespace", "value": "web"}])
+	count(rule.report) == 0 with input as obj with data.dslint.config as _declared
+}
+
+test_declared_pool_toleration_not_judged_by_the_heuristic if {
+	# The toleration's taint is the pool's, and its pods are kept there by
+	# an extended resource: quiet, as without a declaration.
+	spec := {"tolerations": [_dedicated], "containers": [{"name": "m", "image": "m", "resources": {"limits": {"nvidia.com/gpu": 1}}}]}
+	count(rule.report) == 0 with input as _deployment(spec) with data.dslint.config as _declared
+}
