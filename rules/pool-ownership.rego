@@ -103,7 +103,7 @@ _outside(pool) := sprintf("its namespace %q is not among the pool's owners", [in
 	pools.namespace_outside(pool)
 } else := "its pod labels do not match the owners' selector"
 
-_taints(pool) := concat(" and ", [tol.string_of_taint(t) | some t in pools.keep_out(pool)])
+_taints(pool) := concat(" and ", [sprintf("%q", [tol.string_of_taint(t)]) | some t in pools.keep_out(pool)])
 
 _plural([_]) := ""
 

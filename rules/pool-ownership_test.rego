@@ -38,7 +38,7 @@ test_outsider_that_tolerates_and_can_land if {
 	findings := rule.report with input as _deploy("web", _tolerate_gpu) with data.dslint.config as _config
 	[f] := [f | some f in findings]
 	f.path == ["spec", "template", "spec", "tolerations", 0]
-	f.message == `deployment "api" tolerates the taint dedicated=gpu:NoSchedule of pool "gpu" and can land on its nodes, but its namespace "web" is not among the pool's owners; only namespaces ml, ml-* may use them: remove the toleration, or add the workload to the pool's owners in .dslint.yaml`
+	f.message == `deployment "api" tolerates the taint "dedicated=gpu:NoSchedule" of pool "gpu" and can land on its nodes, but its namespace "web" is not among the pool's owners; only namespaces ml, ml-* may use them: remove the toleration, or add the workload to the pool's owners in .dslint.yaml`
 }
 
 test_outsider_that_asks if {

@@ -126,7 +126,7 @@ report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["toler
 	count(nodes.extended_resources(pod.spec)) == 0
 	not _steers_away(pod.spec, t.key)
 	not k8s.is_kubelet_plugin(pod.spec)
-	msg := sprintf("%s tolerates the taint %s of pool %q but does not select its nodes: its pods can land on every other node too; add nodeSelector %s", [
+	msg := sprintf("%s tolerates the taint %q of pool %q but does not select its nodes: its pods can land on every other node too; add nodeSelector %s", [
 		k8s.workload_label(pod), tol.string_of_taint(pools.keep_out(pool)[0]), pool.name, _selector_to_add(pool),
 	])
 }

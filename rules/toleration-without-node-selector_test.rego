@@ -477,7 +477,7 @@ test_declared_pool_names_the_selector_to_add if {
 	r := rule.report with input as _deployment({"tolerations": [_dedicated]}) with data.dslint.config as _declared
 	r == {{
 		"path": _tpl_path(0),
-		"message": "deployment \"trainer\" tolerates the taint dedicated=ml:NoSchedule of pool \"gpu\" but does not select its nodes: its pods can land on every other node too; add nodeSelector {pool: \"gpu\"}",
+		"message": "deployment \"trainer\" tolerates the taint \"dedicated=ml:NoSchedule\" of pool \"gpu\" but does not select its nodes: its pods can land on every other node too; add nodeSelector {pool: \"gpu\"}",
 	}}
 }
 
