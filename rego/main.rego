@@ -8,6 +8,7 @@ package dslint.main
 import data.dslint.lib.inventory
 import data.dslint.lib.k8s
 import data.dslint.lib.placement as placement_lib
+import data.dslint.lib.pools
 
 # report is every finding of every enabled rule for the object in input.
 report contains finding if {
@@ -53,6 +54,22 @@ placement := placement_lib.summaries
 
 # placement_key is all placement reads of the workload in input.
 placement_key := placement_lib.keys
+
+# schedule lists, for each pod of the workload in input, what dslint
+# schedule reads of it besides placement, which workloads that place alike
+# share: how many of its replicas land (pod_placement: they depend on its
+# replicas and labels), and the declared pools whose ownership it breaks
+# (pools.violation: they depend on its namespace and labels), as
+# [{"pool", "breaks": "asks" or "lands"}].
+schedule := [{"capacity": placement_lib.pod_placement(pod), "ownership": _ownership(pod)} | some pod in k8s.pods] if {
+	k8s.is_workload
+	placement_lib.has_inventory
+}
+
+_ownership(pod) := [{"pool": pool.name, "breaks": how} |
+	some pool in pools.owned
+	how := pools.violation(pod, pool)
+]
 
 # node_problems are the validation problems of the nodes of the inventory,
 # given as their distinct labels, taint lists and unschedulable values.

@@ -298,13 +298,6 @@ given := [pod_given(pod) | some pod in k8s.pods] if {
 	has_inventory
 }
 
-# capacities lists pod_placement for each pod of the workload in input
-# (dslint schedule: the FITS column).
-capacities := [pod_placement(pod) | some pod in k8s.pods] if {
-	k8s.is_workload
-	has_inventory
-}
-
 # --- the one pod of an object, for policies ----------------------------------------
 
 # The placement of an object with one pod, as policies written before the

@@ -81,7 +81,7 @@ type Run struct {
 	placement  rego.PreparedEvalQuery // per workload: where its pods can land
 	placeKey   rego.PreparedEvalQuery // per workload: all placement reads of it
 	givenQ     rego.PreparedEvalQuery // per workload: what rules read of its placement
-	capacityQ  rego.PreparedEvalQuery // per workload: how many of its replicas land
+	scheduleQ  rego.PreparedEvalQuery // per workload: how many of its replicas land, whose pools it breaks into
 	placed     sync.Map               // placement key -> []Placement, one per pod template
 	givenByKey sync.Map               // placement key -> what rules read of its placement
 	nodeCheck  rego.PreparedEvalQuery // per inventory node: validation problems
@@ -195,7 +195,7 @@ func (c *Compiled) NewRun(ctx context.Context, settings RunSettings) (*Run, erro
 		{"data.dslint.main.placement", &run.placement},
 		{"data.dslint.main.placement_key", &run.placeKey},
 		{"data.dslint.lib.placement.given", &run.givenQ},
-		{"data.dslint.lib.placement.capacities", &run.capacityQ},
+		{"data.dslint.main.schedule", &run.scheduleQ},
 		{"data.dslint.main.node_problems", &run.nodeCheck},
 	} {
 		if *q.into, err = prepare(ctx, q.query, c.compiler, store); err != nil {

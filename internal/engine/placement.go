@@ -56,6 +56,20 @@ type Placement struct {
 	Pools    []PoolVerdict
 	Eligible int // nodes its pods can land on (a DaemonSet's DESIRED)
 	Capacity Capacity
+	// Ownership are the pools declared with owners in the config whose
+	// ownership the workload breaks (rego/pools.rego: violation), in the
+	// order of the config.
+	Ownership []OwnershipBreak
+}
+
+// OwnershipBreak is a declared pool whose owners the workload is not among
+// though it asks for the pool's nodes or can land on them.
+type OwnershipBreak struct {
+	Pool string `json:"pool"` // the name of the pool in the config
+	// How is "asks" when the workload's node constraint names a label of
+	// the pool, "lands" when it tolerates the pool's taints and its node
+	// constraint admits the pool's labels.
+	How string `json:"breaks"`
 }
 
 // Capacity is how many of a pod template's replicas an empty cluster holds
@@ -101,25 +115,32 @@ func (run *Run) Place(ctx context.Context, obj *yaml.Node) ([]Placement, error) 
 }
 
 // withCapacity is p, shared by the workloads with the same placement key,
-// with how many replicas of this workload land (rego/capacity.rego:
-// capacities), which also reads its replicas, labels and pod
-// (anti-)affinity. It hands the library the placement it worked out
-// (give), so that only the capacity is evaluated.
+// with what depends on this workload alone (rego/main.rego: schedule): how
+// many of its replicas land, which also reads its replicas, labels and pod
+// (anti-)affinity, and the declared pools whose ownership it breaks, which
+// read its namespace and labels. It hands the library the placement it
+// worked out (give), so that only those are evaluated.
 func (run *Run) withCapacity(ctx context.Context, input ast.Value, key string, p []Placement) ([]Placement, error) {
 	if err := run.give(ctx, input, key); err != nil {
 		return nil, err
 	}
-	var caps []Capacity
-	if found, err := evalInto(ctx, run.capacityQ, input, "capacity", &caps); err != nil || !found {
+	var pods []struct {
+		Capacity  Capacity         `json:"capacity"`
+		Ownership []OwnershipBreak `json:"ownership"`
+	}
+	if found, err := evalInto(ctx, run.scheduleQ, input, "capacity", &pods); err != nil || !found {
 		return p, err
 	}
-	if len(caps) != len(p) {
-		return nil, fmt.Errorf("capacity result: %d pod templates, placement has %d", len(caps), len(p))
+	if len(pods) != len(p) {
+		return nil, fmt.Errorf("capacity result: %d pod templates, placement has %d", len(pods), len(p))
 	}
 	out := make([]Placement, len(p))
 	for i := range p {
 		out[i] = p[i]
-		out[i].Capacity = caps[i]
+		out[i].Capacity = pods[i].Capacity
+		if len(pods[i].Ownership) > 0 {
+			out[i].Ownership = pods[i].Ownership
+		}
 	}
 	return out, nil
 }
