@@ -41,6 +41,18 @@ domain), DoNotSchedule spread among them (each domain at most maxSkew above
 the emptiest), required affinity to them (all in the first one's domain);
 then what holds the rest back. "≤" marks an upper bound, where the count
 depends on the nodes the scheduler picks.
+
+Pools declared with owners in .dslint.yaml (pools: with owners:, the
+namespaces and pod labels that may use a pool) are listed under the matrix
+with their owners and their nodes in the inventory: for a pool with count,
+the inventory pool of its name; otherwise the pools whose nodes carry every
+label it declares (none: the pool has no nodes in this inventory). A cell
+where a workload outside a pool's owners fits that pool's nodes reads "not
+owner" (dslint lint reports it: pool-ownership). -f json lists those pools
+("pools") and, for each placement, the pools whose ownership it breaks
+("ownership": "asks" when its node constraint names the pool's label,
+"lands" when it tolerates the pool's taints).
+
 Not modelled: volumes, DRA, preemption, the pods already running on the
 nodes, and affinity or anti-affinity to other workloads' pods.`
 
@@ -80,7 +92,7 @@ func runSchedule(e *env, args []string) (int, error) {
 	if note := unusedNodesNote(out); note != "" {
 		fmt.Fprintf(e.stderr, "dslint: note: %s\n", note)
 	}
-	if err := writeMatrix(e, output, format, out); err != nil {
+	if err := writeMatrix(e, output, format, out, report.ScheduleOptions{Pools: rc.cluster.Pools}); err != nil {
 		return 0, err
 	}
 	return problemsExit(e, problems), nil
@@ -88,16 +100,16 @@ func runSchedule(e *env, args []string) (int, error) {
 
 // writeMatrix streams the matrix to stdout or to --output; the file appears
 // only once it is complete.
-func writeMatrix(e *env, output, format string, out *lint.Outcome) error {
+func writeMatrix(e *env, output, format string, out *lint.Outcome, opts report.ScheduleOptions) error {
 	if output == "" {
-		return report.WriteSchedule(e.stdout, format, out, report.ScheduleOptions{})
+		return report.WriteSchedule(e.stdout, format, out, opts)
 	}
 	f, err := os.CreateTemp(filepath.Dir(output), ".dslint-schedule-*")
 	if err != nil {
 		return usagef("write matrix: %v", err)
 	}
 	defer os.Remove(f.Name())
-	if err := report.WriteSchedule(f, format, out, report.ScheduleOptions{}); err != nil {
+	if err := report.WriteSchedule(f, format, out, opts); err != nil {
 		f.Close()
 		return err
 	}

@@ -404,3 +404,98 @@ func wantAll(t *testing.T, name, what string, want []string) {
 		}
 	}
 }
+
+// TestScheduleOwners: the pools of the config with owners are listed with
+// them under the matrix, and a workload outside a pool's owners that
+// tolerates its taint is marked where it fits the pool's nodes; the JSON
+// says which ownership each placement breaks, and how.
+func TestScheduleOwners(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "cfg.yaml")
+	write(t, cfg, `pools:
+  - name: gpu
+    count: 2
+    labels: {pool: gpu}
+    taints: [{key: dedicated, value: gpu, effect: NoSchedule}]
+    owners: {namespaces: [ml, "ml-*"]}
+  - name: general
+    count: 3
+    labels: {pool: general}
+  - name: tpu
+    labels: {pool: tpu}
+    taints: [{key: dedicated, value: tpu, effect: NoSchedule}]
+    owners: {namespaces: [research]}
+`)
+	manifest := filepath.Join(dir, "manifest.yaml")
+	write(t, manifest, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: web}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      tolerations: [{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}]
+      containers: [{name: api, image: api:1.0}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: trainer, namespace: ml-vision}
+spec:
+  selector: {matchLabels: {app: trainer}}
+  template:
+    metadata: {labels: {app: trainer}}
+    spec:
+      nodeSelector: {pool: gpu}
+      tolerations: [{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}]
+      containers: [{name: trainer, image: trainer:1.0}]
+`)
+	code, out, errOut := run(t, "", "schedule", "-c", cfg, manifest)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	wantAll(t, "matrix", out, []string{
+		"WORKLOAD           KIND        NODES  DESIRED  FITS  general     gpu",
+		"ml-vision/trainer  Deployment  2      -        1/1   ✗ selector  ✓\n",
+		"web/api            Deployment  5      -        1/1   ✓           ✓ not owner\n",
+		"not owner: the workload fits nodes of a pool that .dslint.yaml gives owners, and is not among them (dslint lint: pool-ownership)",
+		"Pools with owners (.dslint.yaml):\n  pool gpu (2 nodes): owners namespaces ml, ml-*\n  pool tpu (no nodes in this inventory): owners namespaces research\n",
+	})
+
+	code, out, errOut = run(t, "", "schedule", "-c", cfg, "-f", "json", manifest)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Pools []struct {
+			Name   string
+			Owners struct{ Namespaces []string }
+			Nodes  int
+		}
+		Placements []struct {
+			Object    struct{ Name string }
+			Ownership []struct{ Pool, Breaks string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(doc.Pools)
+	if want := "[{gpu {[ml ml-*]} 2} {tpu {[research]} 0}]"; got != want {
+		t.Errorf("pools %s, want %s", got, want)
+	}
+	got = fmt.Sprint(doc.Placements)
+	if want := "[{{api} [{gpu lands}]} {{trainer} []}]"; got != want {
+		t.Errorf("placements' ownership %s, want %s", got, want)
+	}
+	if strings.Count(out, `"ownership"`) != 1 {
+		t.Errorf("want ownership on the one placement that breaks it:\n%s", out)
+	}
+}
+
+// TestScheduleHelpOwners: dslint schedule --help says how the owners of
+// the config's pools show.
+func TestScheduleHelpOwners(t *testing.T) {
+	_, out, errOut := run(t, "", "schedule", "--help")
+	wantAll(t, "help", out+errOut, []string{"Pools declared with owners in .dslint.yaml", `reads "not`, `("ownership": "asks"`})
+}

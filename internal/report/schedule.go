@@ -13,6 +13,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/dslint/dslint/internal/config"
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/inventory"
@@ -22,10 +23,15 @@ import (
 // ScheduleFormats lists the formats WriteSchedule accepts.
 var ScheduleFormats = []string{"text", "markdown", "json"}
 
-// ScheduleOptions change how the placement matrix looks.
+// ScheduleOptions change how the placement matrix looks, and what it shows
+// besides the run's outcome.
 type ScheduleOptions struct {
 	MaxPools int // pool columns in text before the rest are folded (0: 8)
 	MaxRows  int // workload rows in text before alike rows are folded (0: 60)
+	// Pools are the pools the config declares: those with owners are
+	// listed with them, and a workload that breaks their ownership is
+	// marked where it fits their nodes.
+	Pools []config.Pool
 }
 
 // WriteSchedule prints where each workload's pods can land.
@@ -34,9 +40,9 @@ func WriteSchedule(w io.Writer, format string, out *lint.Outcome, opts ScheduleO
 	case "text":
 		return writeScheduleText(w, out, opts)
 	case "markdown":
-		return writeScheduleMarkdown(w, out)
+		return writeScheduleMarkdown(w, out, opts)
 	case "json":
-		return writeScheduleJSON(w, out)
+		return writeScheduleJSON(w, out, opts)
 	}
 	return fmt.Errorf("unknown format %q", format)
 }
@@ -51,12 +57,21 @@ type nodeJSON struct {
 // writeScheduleJSON streams the document: a placement lists every node of
 // the inventory, so a large cluster makes a large document, and only one
 // placement is held at a time. Each node and placement is one compact line.
-func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
+func writeScheduleJSON(w io.Writer, out *lint.Outcome, opts ScheduleOptions) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	io.WriteString(bw, "{\"version\": 1,\n\"nodes\": [")
 	for i, n := range out.Inventory.Nodes {
 		if err := writeItem(bw, i, nodeJSON{Name: n.Name, Pool: n.Pool}); err != nil {
 			return err
+		}
+	}
+	// The declared pools with owners, when there are some.
+	if owned := ownedPools(opts.Pools, out.Inventory); len(owned) > 0 {
+		io.WriteString(bw, "\n],\n\"pools\": [")
+		for i, o := range owned {
+			if err := writeItem(bw, i, ownedPoolJSON{Name: o.Name, Owners: o.Owners, Nodes: o.Nodes}); err != nil {
+				return err
+			}
 		}
 	}
 	io.WriteString(bw, "\n],\n\"placements\": [")
@@ -72,7 +87,10 @@ func writeScheduleJSON(w io.Writer, out *lint.Outcome) error {
 			Placed      int            `json:"placed"`
 			PlacedExact bool           `json:"placed_exact"`
 			BlockedBy   string         `json:"blocked_by"`
-		}{p.Object, p.File, p.Line, p.Template, c.Replicas, c.Placed, c.Exact, c.BlockedBy})
+			// Ownership are the declared pools whose owners the workload
+			// is not among, though it asks for or can land on their nodes.
+			Ownership []engine.OwnershipBreak `json:"ownership,omitempty"`
+		}{p.Object, p.File, p.Line, p.Template, c.Replicas, c.Placed, c.Exact, c.BlockedBy, p.Ownership})
 		if err != nil {
 			return err
 		}
@@ -224,20 +242,30 @@ func writeItem(w *bufio.Writer, i int, v any) error {
 
 // cell is what a workload's pods can do on one pool: fit on Fit of its
 // Total nodes; when they fit on none, Reason says why (the most common
-// first blocking filter) and Detail how.
+// first blocking filter) and Detail how. NotOwner marks a pool whose nodes
+// the workload fits but belong to a declared pool whose ownership it
+// breaks (markNotOwners).
 type cell struct {
 	Fit, Total     int
 	Reason, Detail string
+	NotOwner       bool
 }
 
 func (c cell) String() string {
 	switch {
 	case c.Fit == c.Total:
-		return "✓"
+		return "✓" + c.notOwner()
 	case c.Fit > 0:
-		return fmt.Sprintf("%d/%d", c.Fit, c.Total)
+		return fmt.Sprintf("%d/%d", c.Fit, c.Total) + c.notOwner()
 	}
 	return "✗ " + shortReason[c.Reason]
+}
+
+func (c cell) notOwner() string {
+	if c.NotOwner {
+		return " not owner"
+	}
+	return ""
 }
 
 // shortReason names the blocking filters briefly, for the text matrix.
@@ -287,7 +315,9 @@ func (r row) desired() string {
 	return "-"
 }
 
-func matrix(out *lint.Outcome) []row {
+// matrix is a row per placement with a cell per pool of the inventory,
+// marked where the workload breaks the ownership of a pool of owned.
+func matrix(out *lint.Outcome, owned []ownedPool) []row {
 	rows := make([]row, 0, len(out.Placements))
 	for _, p := range out.Placements {
 		r := row{p: p, cells: make([]cell, len(out.Inventory.Pools))}
@@ -322,6 +352,7 @@ func matrix(out *lint.Outcome) []row {
 		}
 		rows = append(rows, r)
 	}
+	markNotOwners(rows, owned)
 	return rows
 }
 
@@ -458,7 +489,8 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 		opts.MaxRows = 60
 	}
 	inv := out.Inventory
-	rows := matrix(out)
+	owned := ownedPools(opts.Pools, inv)
+	rows := matrix(out, owned)
 	fmt.Fprintf(w, "%s on %s in %s\n\n", plural(out.Summary.Workloads, "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
 
 	// The biggest pools first: with many pools, the columns shown are the
@@ -506,13 +538,22 @@ func writeScheduleText(w io.Writer, out *lint.Outcome, opts ScheduleOptions) err
 	fmt.Fprintln(w, "\nFITS: replicas an empty cluster holds / replicas wanted (≤: at most, it depends on the nodes the scheduler picks), and what holds the rest back.")
 	fmt.Fprintln(w, "✓ fits every node of the pool · n/m fits n of its m nodes · ✗ fits none, for the reason that blocks most of them:")
 	fmt.Fprintln(w, "name (nodeName), selector (nodeSelector), affinity (required node affinity), taint (an untolerated taint), cordoned, resources (requests beyond what a node allocates), spread and pod-affinity (a topology key the node lacks)")
+	if len(owned) > 0 {
+		fmt.Fprintln(w, notOwnerLegend)
+	}
 	if folded > 0 {
 		fmt.Fprintf(w, "%d pools are folded into the last column (nodes the pods fit there / all): see --format markdown or json for every pool.\n", folded)
 	}
 	if foldedRows > 0 {
 		fmt.Fprintf(w, "%d workloads placed exactly like the row above them are folded into it (+N): see --format markdown or json for every workload.\n", foldedRows)
 	}
-	if s := stuck(matrix(out), inv); len(s) > 0 {
+	if len(owned) > 0 {
+		fmt.Fprintln(w, "\nPools with owners (.dslint.yaml):")
+		for _, l := range ownersLines(owned, inv) {
+			fmt.Fprintln(w, "  "+l)
+		}
+	}
+	if s := stuck(matrix(out, nil), inv); len(s) > 0 {
 		fmt.Fprintln(w, "\nWorkloads that fit no node (dslint lint says why in full):")
 		for _, l := range s {
 			fmt.Fprintln(w, "  "+l)
@@ -547,11 +588,11 @@ func foldRows(rows []row, shown, max int) (lines []string, folded int) {
 			cells = append(cells, c.String())
 		}
 		if rest := r.cells[shown:]; len(rest) > 0 {
-			fit, total := 0, 0
+			var sum cell
 			for _, c := range rest {
-				fit, total = fit+c.Fit, total+c.Total
+				sum.Fit, sum.Total, sum.NotOwner = sum.Fit+c.Fit, sum.Total+c.Total, sum.NotOwner || c.NotOwner
 			}
-			cells = append(cells, fmt.Sprintf("%d/%d", fit, total))
+			cells = append(cells, fmt.Sprintf("%d/%d", sum.Fit, sum.Total)+sum.notOwner())
 		}
 		key := r.p.Object.Kind + "\t" + fmt.Sprint(r.p.Eligible) + "\t" + r.fits() + "\t" + strings.Join(cells, "\t")
 		if fold && key == last {
@@ -568,9 +609,10 @@ func foldRows(rows []row, shown, max int) (lines []string, folded int) {
 
 // --- markdown ---------------------------------------------------------------
 
-func writeScheduleMarkdown(w io.Writer, out *lint.Outcome) error {
+func writeScheduleMarkdown(w io.Writer, out *lint.Outcome, opts ScheduleOptions) error {
 	inv := out.Inventory
-	rows := matrix(out)
+	owned := ownedPools(opts.Pools, inv)
+	rows := matrix(out, owned)
 	fmt.Fprintf(w, "### dslint schedule: %s on %s in %s\n\n", plural(out.Summary.Workloads, "workload"), plural(len(inv.Nodes), "node"), plural(len(inv.Pools), "pool"))
 	fmt.Fprintln(w, "| pool | nodes | taints | allocatable |\n|---|---:|---|---|")
 	for _, p := range inv.Pools {
@@ -595,6 +637,14 @@ func writeScheduleMarkdown(w io.Writer, out *lint.Outcome) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "\n✓ fits every node of the pool · n/m fits n of its m nodes · ✗ fits none, with the filter that blocks most of them.")
+	if len(owned) > 0 {
+		fmt.Fprintln(w, mdEscape(notOwnerLegend)+".")
+		fmt.Fprintln(w, "\n**Pools with owners (.dslint.yaml):**")
+		for _, l := range ownersLines(owned, inv) {
+			// A namespace glob's "*" would start emphasis.
+			fmt.Fprintln(w, "- "+strings.ReplaceAll(mdEscape(l), "*", `\*`))
+		}
+	}
 	if s := stuck(rows, inv); len(s) > 0 {
 		fmt.Fprintln(w, "\n**Workloads that fit no node:**")
 		for _, l := range s {
