@@ -420,6 +420,16 @@ func TestStarter(t *testing.T) {
 			t.Errorf("starter has no example for %s", key)
 		}
 	}
+	// The pools show both kinds: a declaration with owners, without count,
+	// and an inventory pool, with count and allocatable.
+	var declared, inventory bool
+	for _, p := range c.Pools {
+		declared = declared || (!p.Inventory() && p.Owners != nil && len(p.Owners.Namespaces) > 0 && len(p.Labels) > 0 && len(p.Taints) > 0)
+		inventory = inventory || (p.Inventory() && p.Allocatable != nil)
+	}
+	if !declared || !inventory {
+		t.Errorf("starter pools: a declaration with owners %v, an inventory pool %v; want both", declared, inventory)
+	}
 }
 
 // uncomment removes the "#" of the starter's setting lines ("#key:",

@@ -50,18 +50,31 @@ const starter = `# dslint configuration.
 #nodes:
 #  - cluster/nodes.yaml
 
-# Node pools, when there is no inventory to export: each pool is count
-# identical nodes with these labels and taints (effect: NoSchedule,
-# PreferNoSchedule or NoExecute), and optionally what each node allocates to
-# pods (pods: 110 unless given; without allocatable, resources are not
-# judged).
+# Node pools. Without count, a pool is a declaration of the dedicated
+# pattern of nodes the cluster has (from nodes:, --nodes, or nowhere): the
+# labels pods select to land on them, the taints (effect: NoSchedule,
+# PreferNoSchedule or NoExecute) that keep other pods off, and owners, who
+# may use them: namespaces (globs: "*" matches any run of characters) and a
+# selector of pod labels (matchLabels, matchExpressions). The pool-ownership
+# rule reports workloads outside the owners that ask for the nodes or can
+# land on them, and dslint export-policy writes an admission policy that
+# rejects them. With count, a pool is also inventory, when there is no
+# inventory to export: count identical nodes named <name>-1 to <name>-N,
+# with what each allocates to pods (pods: 110 unless given; without
+# allocatable, resources are not judged).
 #pools:
 #  - name: gpu
-#    count: 3
 #    labels: {hw-type: gpu}
 #    taints:
 #      - {key: hw-type, value: gpu, effect: NoSchedule}
-#    allocatable: {cpu: "32", memory: 256Gi, nvidia.com/gpu: "8"}
+#    owners:
+#      namespaces: [ml, "ml-*"]
+#  - name: batch
+#    count: 3
+#    labels: {pool: batch}
+#    taints:
+#      - {key: dedicated, value: batch, effect: NoSchedule}
+#    allocatable: {cpu: "32", memory: 128Gi}
 
 # The Kubernetes version the manifests are deployed to, 1.20 to 1.36 (the
 # default is the newest). Quote it: YAML reads 1.30 unquoted as 1.3. The
