@@ -319,7 +319,7 @@ func (rc *runConfig) apply(c *config.Config, failOnSet bool) error {
 	}
 	slices.Sort(rc.rules.Off)
 	rc.cluster = engine.ClusterOf(c)
-	nodes, probes := inventory.FromConfig(c.Pools)
+	nodes, probes := inventory.FromConfig(c)
 	rc.nodes = append(rc.nodes, nodes...)
 	rc.probes = probes
 	return nil

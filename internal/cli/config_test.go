@@ -65,7 +65,7 @@ func TestConfigInvalidPoolTaint(t *testing.T) {
 		t.Fatalf("exit %d, want 2: %s", code, errOut)
 	}
 	name := filepath.ToSlash(cfg)
-	for _, s := range []string{name + `:2:5: node "gpu-1": label key "bad key!"`, name + `:5:9: node "gpu-1": taint key "-hw"`} {
+	for _, s := range []string{name + `:3:14: pool "gpu": label key "bad key!"`, name + `:5:9: pool "gpu": taint key "-hw"`} {
 		if !strings.Contains(errOut, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, errOut)
 		}
@@ -359,5 +359,64 @@ func TestKubernetesVersion(t *testing.T) {
 		if _, out, _ := run(t, "", cmd, "--help"); !strings.Contains(out, "--kubernetes-version X.Y") {
 			t.Errorf("%s --help does not show --kubernetes-version:\n%s", cmd, out)
 		}
+	}
+}
+
+// TestDeclaredPools lints with pools declared without nodes: no inventory,
+// and the declared pattern judges the workloads.
+func TestDeclaredPools(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, `pools:
+  - name: gpu
+    labels: {hw: gpu}
+    taints: [{key: hw, value: gpu, effect: NoSchedule}]
+    owners: {namespaces: [research]}
+`)
+	manifest := filepath.Join(dir, "trainer.yaml")
+	write(t, manifest, gpuDeployment)
+	code, out, errOut := run(t, "", "-c", cfg, manifest)
+	if code != ExitFindings || !strings.Contains(out, `deployment "trainer" asks for the nodes of pool "gpu" (nodeSelector hw=gpu), but its namespace "ml" is not among the pool's owners`) {
+		t.Errorf("exit %d, want 1 and pool-ownership:\n%s%s", code, out, errOut)
+	}
+	if strings.Contains(out, "against") {
+		t.Errorf("a declaration is no inventory, yet the summary names nodes:\n%s", out)
+	}
+	if code, _, errOut := run(t, "", "schedule", "-c", cfg, manifest); code != ExitUsage || !strings.Contains(errOut, "schedule needs nodes") {
+		t.Errorf("schedule with declared pools only: exit %d, want 2 (no nodes):\n%s", code, errOut)
+	}
+}
+
+// TestDeclaredPoolProblems: a declaration's labels and taints are checked
+// as a node's are, and against the inventory files.
+func TestDeclaredPoolProblems(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".dslint.yaml")
+	write(t, cfg, `nodes: [nodes.yaml]
+pools:
+  - name: gpu
+    labels: {hw: gpu, "bad key!": x}
+    taints: [{key: hw, value: gpu, effect: NoSchedule}]
+  - name: edge
+    labels: {role: edge}
+    taints: [{key: edge, effect: NoSchedule}]
+`)
+	write(t, filepath.Join(dir, "nodes.yaml"), `apiVersion: v1
+kind: Node
+metadata: {name: edge-1, labels: {role: ingress}}
+spec: {taints: [{key: edge, effect: NoSchedule}]}
+`)
+	manifest := filepath.Join(dir, "trainer.yaml")
+	write(t, manifest, gpuDeployment)
+	code, _, errOut := run(t, "", "-c", cfg, manifest)
+	name := filepath.ToSlash(cfg)
+	want := name + `:7:14: pools[1].labels.role: no node that carries the pool's taints has the label role=edge (edge-1 in ` + filepath.ToSlash(filepath.Join(dir, "nodes.yaml")) + `); pods that select it find no node: give the label the nodes carry`
+	if code != ExitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, want 2 and\n%s\nstderr:\n%s", code, want, errOut)
+	}
+	write(t, cfg, strings.Replace(strings.Replace(string(readFile(t, cfg)), "role: edge", "role: ingress", 1), "nodes: [nodes.yaml]\n", "", 1))
+	code, _, errOut = run(t, "", "-c", cfg, manifest)
+	if want := name + `:3:23: pool "gpu": label key "bad key!"`; code != ExitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, want 2 and %q; stderr:\n%s", code, want, errOut)
 	}
 }

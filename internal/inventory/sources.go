@@ -104,8 +104,9 @@ type PoolSpec struct {
 	Count       int
 	Labels      map[string]string
 	Taints      []TaintSpec
-	Allocatable map[string]string // nil: not declared, resources not judged
-	Pos         manifest.Pos      // the pool's item in the config
+	Allocatable map[string]string       // nil: not declared, resources not judged
+	Pos         manifest.Pos            // the pool's item in the config
+	LabelPos    map[string]manifest.Pos // where each label is written; Pos for those missing
 }
 
 // TaintSpec is one taint of a declared pool, with its position.
@@ -118,11 +119,14 @@ type TaintSpec struct {
 // inventory, and a probe node for each pool without one: a declaration
 // has no nodes, but its labels and taints are checked as a node's are
 // (lint.Options.Probes).
-func FromConfig(pools []config.Pool) (nodes, probes []*Node) {
-	for _, p := range pools {
-		spec := PoolSpec{Name: p.Name, Count: max(p.Count, 1), Labels: p.Labels, Allocatable: p.Allocatable, Pos: p.Pos}
+func FromConfig(c *config.Config) (nodes, probes []*Node) {
+	for i, p := range c.Pools {
+		spec := PoolSpec{Name: p.Name, Count: max(p.Count, 1), Labels: p.Labels, Allocatable: p.Allocatable, Pos: p.Pos, LabelPos: map[string]manifest.Pos{}}
 		for _, t := range p.Taints {
 			spec.Taints = append(spec.Taints, TaintSpec{Key: t.Key, Value: t.Value, Effect: t.Effect, Pos: t.Pos})
+		}
+		for key := range p.Labels {
+			spec.LabelPos[key] = c.Pos([]any{"pools", i, "labels", key})
 		}
 		made := FromPool(spec)
 		if p.Inventory() {
@@ -160,6 +164,13 @@ func FromPool(p PoolSpec) []*Node {
 		if len(path) >= 3 && path[0] == "spec" && path[1] == "taints" {
 			if i, ok := path[2].(int); ok && i < len(p.Taints) {
 				return p.Taints[i].Pos
+			}
+		}
+		if len(path) >= 3 && path[0] == "metadata" && path[1] == "labels" {
+			if key, ok := path[2].(string); ok {
+				if pos, ok := p.LabelPos[key]; ok {
+					return pos
+				}
 			}
 		}
 		return p.Pos

@@ -97,7 +97,7 @@ func checkExample(t *testing.T, rules *engine.Compiled, id, name, src string, wi
 			t.Fatalf("metadata custom.config of %s: %v", id, err)
 		}
 		opts.Cluster = engine.ClusterOf(c)
-		pooled, probes := inventory.FromConfig(c.Pools)
+		pooled, probes := inventory.FromConfig(c)
 		if withNodes {
 			opts.Nodes = append(opts.Nodes, pooled...)
 		}
