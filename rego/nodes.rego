@@ -98,6 +98,12 @@ pins_pool(spec) if {
 # resource's taint, and nothing else.
 pins_pool(spec) if count(extended_resources(spec)) > 0
 
+# A claim of dynamic resource allocation (spec.resourceClaims) keeps pods on
+# the nodes where the claimed devices are: the DynamicResources filter
+# rejects every other node, as NodeResourcesFit does for an extended
+# resource.
+pins_pool(spec) if count(_list(object.get(spec, "resourceClaims", []))) > 0
+
 # extended_resources(spec) are the names of the extended resources the
 # pod's containers or init containers request or limit (a quantity of 0
 # asks for nothing). Extended resources have a domain prefix outside

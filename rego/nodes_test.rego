@@ -62,3 +62,8 @@ test_extended_resources if {
 	count(nodes.extended_resources({"containers": "x"})) == 0
 	nodes.pins_pool({"containers": [{"resources": {"limits": {"nvidia.com/gpu": 1}}}]})
 }
+
+test_dra_claim_pins_pool if {
+	nodes.pins_pool({"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "single-gpu"}]})
+	not nodes.pins_pool({"resourceClaims": []})
+}

@@ -32,7 +32,8 @@
 #     and Karpenter's lifecycle taints, the configurable systemTaints), for
 #     a request or limit of an extended resource such as
 #     nvidia.com/gpu (it keeps pods on the nodes that advertise it, the
-#     pattern the ExtendedResourceToleration admission plugin completes), for
+#     pattern the ExtendedResourceToleration admission plugin completes) or a
+#     claim of dynamic resource allocation (resourceClaims), for
 #     PreferNoSchedule tolerations, for pods whose preferred node affinity
 #     steers away from the tolerated pool (NotIn or DoesNotExist on the
 #     taint's key: the pool is a last resort on purpose), for kubelet
@@ -41,12 +42,12 @@
 #     land both on tainted dedicated nodes and on nodes with none of the
 #     taints they tolerate. With pools declared in .dslint.yaml (labels and
 #     taints) and no inventory, a toleration of a declared pool's taint is
-#     judged exactly: it fires when the pods tolerate all the pool's
-#     NoSchedule and NoExecute taints and their node constraint admits the
-#     pool's nodes without keeping them there (no nodeSelector entry for its
-#     label, or a required term that does not name it), naming the
-#     nodeSelector to add; outsiders of an owned pool are left to
-#     pool-ownership.
+#     judged by the declaration: it fires when the pods tolerate all the
+#     pool's NoSchedule and NoExecute taints and nothing keeps them on
+#     particular nodes (as above), naming the pool and the nodeSelector to
+#     add; it stays quiet when their constraint keeps them on other labels
+#     (dslint cannot tell those nodes are not the pool's) and for outsiders
+#     of an owned pool, which are pool-ownership's.
 #   remediation: |
 #     Add a nodeSelector (or required node affinity) on the label of the
 #     dedicated nodes, next to the toleration of their taint.
@@ -122,8 +123,7 @@ report contains result.info_for_daemonsets(result.fail(k8s.pod_path(pod, ["toler
 	pools.admits(pod.spec, pool)
 	not pools.pins(pod.spec, pool)
 	not pools.violation(pod, pool)
-	nodes.node_name(pod.spec) == ""
-	count(nodes.extended_resources(pod.spec)) == 0
+	not nodes.pins_pool(pod.spec)
 	not _steers_away(pod.spec, t.key)
 	not k8s.is_kubelet_plugin(pod.spec)
 	msg := sprintf("%s tolerates the taint %q of pool %q but does not select its nodes: its pods can land on every other node too; add nodeSelector %s", [

@@ -490,7 +490,7 @@ test_declared_pool_kept_by_its_label if {
 test_declared_pool_other_term_spills if {
 	spec := {"tolerations": [_dedicated], "affinity": _required([
 		{"matchExpressions": [_in("pool", ["gpu"])]},
-		{"matchExpressions": [_in("zone", ["a"])]},
+		{"matchExpressions": [_in("topology.kubernetes.io/zone", ["a"])]},
 	])}
 	count(rule.report) == 1 with input as _deployment(spec) with data.dslint.config as _declared
 }
