@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dslint/dslint/internal/config"
 	"github.com/dslint/dslint/internal/report"
 )
 
@@ -59,6 +60,19 @@ func TestReadmeHelmOutput(t *testing.T) {
 	}
 }
 
+// TestReadmePoolsOutput keeps the README's picture of declared pools true:
+// the block that lints docs/examples/pools with its config shows what that
+// command prints.
+func TestReadmePoolsOutput(t *testing.T) {
+	command, want := readmeBlock(t, "```text\n$ dslint -c docs/examples/pools/")
+	args := strings.Fields("-c docs/examples/pools/" + command)
+	t.Chdir("../..")
+	_, got, _ := run(t, "", args...)
+	if got != want {
+		t.Errorf("README.md's declared pools sample is stale; replace it with what dslint %s prints:\n%s", strings.Join(args, " "), got)
+	}
+}
+
 // readmeBlock is the first block of README.md that starts with marker:
 // the rest of its first line (the command) and the lines after it, up to
 // the block's end.
@@ -90,5 +104,23 @@ func TestReadmeSampleOutput(t *testing.T) {
 	_, got, _ := run(t, "", args...)
 	if got != want {
 		t.Errorf("README.md's sample output is stale; replace it with what dslint %s prints:\n%s", command, got)
+	}
+}
+
+// TestReadmeConfigParses keeps the README's configuration sample a valid
+// .dslint.yaml: every key it shows is one dslint takes.
+func TestReadmeConfigParses(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "\n## Configuration\n")
+	_, sample, ok := strings.Cut(section, "```yaml\n")
+	if !ok {
+		t.Fatal("README.md's Configuration section has no yaml block")
+	}
+	sample, _, _ = strings.Cut(sample, "```")
+	if _, err := config.Parse(".dslint.yaml", []byte(sample), nil); err != nil {
+		t.Errorf("README.md's configuration sample does not load:\n%v", err)
 	}
 }
