@@ -20,6 +20,7 @@
 #     description: ValidatingAdmissionPolicy, which dslint export-policy writes from the same declaration
 # custom:
 #   severity: error
+#   needs_owners: true
 #   config: |
 #     pools:
 #       - name: gpu

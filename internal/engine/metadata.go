@@ -114,6 +114,13 @@ func ruleFromAnnotations(id string, a *ast.Annotations) (finding.Rule, error) {
 	default:
 		return finding.Rule{}, fmt.Errorf("metadata custom.needs_inventory must be true or false, not %v", v)
 	}
+	switch v := a.Custom["needs_owners"].(type) {
+	case nil:
+	case bool:
+		r.NeedsOwners = v
+	default:
+		return finding.Rule{}, fmt.Errorf("metadata custom.needs_owners must be true or false, not %v", v)
+	}
 	for field, v := range map[string]string{"title": r.Title, "description": r.Description, "custom.remediation": r.Remediation} {
 		if v == "" {
 			return finding.Rule{}, fmt.Errorf("metadata has no %s", field)

@@ -115,8 +115,11 @@ func TestNeedsInventory(t *testing.T) {
 		if want := r.ID == "no-matching-nodes" || r.ID == "daemonset-pods-pending" || r.ID == "insufficient-capacity" || r.ID == "rollout-blocked"; set.NeedsInventory != want || r.NeedsInventory != want {
 			t.Errorf("%s: needs an inventory %v (metadata %v), want %v", r.ID, set.NeedsInventory, r.NeedsInventory, want)
 		}
-		if set.Ran(false) == set.NeedsInventory || !set.Ran(true) {
-			t.Errorf("%s: ran without inventory %v, with %v", r.ID, set.Ran(false), set.Ran(true))
+		if want := r.ID == "pool-ownership"; set.NeedsOwners != want || r.NeedsOwners != want {
+			t.Errorf("%s: needs declared owners %v (metadata %v), want %v", r.ID, set.NeedsOwners, r.NeedsOwners, want)
+		}
+		if set.Ran(false, true) == set.NeedsInventory || set.Ran(true, false) == set.NeedsOwners || !set.Ran(true, true) {
+			t.Errorf("%s: ran without inventory %v, without owners %v, with both %v", r.ID, set.Ran(false, true), set.Ran(true, false), set.Ran(true, true))
 		}
 	}
 	_, err := compilePolicy(t, map[string]string{"r.rego": strings.Replace(ruleHeader, "# custom:\n", "# custom:\n#   needs_inventory: yes please\n", 1) + "report contains result.fail([], \"x\") if false\n"})

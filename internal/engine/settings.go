@@ -29,6 +29,9 @@ type RuleSetting struct {
 	// NeedsInventory (metadata custom.needs_inventory) marks a rule that
 	// finds nothing without a node inventory.
 	NeedsInventory bool
+	// NeedsOwners (metadata custom.needs_owners) marks a rule that finds
+	// nothing unless the config declares a pool with owners.
+	NeedsOwners bool
 }
 
 // RuleSettings are the settings of every rule, by id.
@@ -39,7 +42,7 @@ type RuleSettings map[string]RuleSetting
 func newRuleSettings(rules []finding.Rule, config RuleConfig) RuleSettings {
 	s := make(RuleSettings, len(rules))
 	for _, r := range rules {
-		set := RuleSetting{On: !slices.Contains(config.Off, r.ID), Severity: r.Severity, NeedsInventory: r.NeedsInventory}
+		set := RuleSetting{On: !slices.Contains(config.Off, r.ID), Severity: r.Severity, NeedsInventory: r.NeedsInventory, NeedsOwners: r.NeedsOwners}
 		if sev, ok := config.Severity[r.ID]; ok {
 			set.Severity, set.Configured = sev, true
 		}
@@ -49,7 +52,7 @@ func newRuleSettings(rules []finding.Rule, config RuleConfig) RuleSettings {
 }
 
 // Ran is true when the rule could find something in a run: it is on, and
-// has the inventory it needs.
-func (s RuleSetting) Ran(hasInventory bool) bool {
-	return s.On && (hasInventory || !s.NeedsInventory)
+// has the inventory and the declared owners it needs.
+func (s RuleSetting) Ran(hasInventory, hasOwners bool) bool {
+	return s.On && (hasInventory || !s.NeedsInventory) && (hasOwners || !s.NeedsOwners)
 }

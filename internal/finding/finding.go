@@ -151,6 +151,9 @@ type Rule struct {
 	// NeedsInventory marks a rule that finds nothing without a node
 	// inventory (metadata custom.needs_inventory).
 	NeedsInventory bool `json:"-"`
+	// NeedsOwners marks a rule that finds nothing unless the config
+	// declares a pool with owners (metadata custom.needs_owners).
+	NeedsOwners bool `json:"-"`
 	// Custom marks a rule of the user's policies (--policy, policies:).
 	Custom bool `json:"custom,omitempty"`
 }

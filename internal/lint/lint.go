@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/dslint/dslint/internal/config"
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
 	"github.com/dslint/dslint/internal/inventory"
@@ -168,7 +169,7 @@ func Run(ctx context.Context, srcs []manifest.Source, stdin io.Reader, opts Opti
 			problems.Internal = append(problems.Internal, err)
 		}
 		out.Findings = append(out.Findings, cross...)
-		out.Findings = append(out.Findings, suppress.Apply(out.Findings, writtenOnce(directives), catalogue(opts.Rules, out.Inventory))...)
+		out.Findings = append(out.Findings, suppress.Apply(out.Findings, writtenOnce(directives), catalogue(opts.Rules, out.Inventory, opts.Cluster.Pools))...)
 	}
 	finding.Sort(out.Findings)
 	sortSkipped(out.Skipped)
@@ -678,14 +679,15 @@ func crossFindings(ctx context.Context, eng *engine.Run, facts []engine.Fact, fa
 
 // catalogue is what suppressions are checked against, from the rule
 // settings: every rule there is, which of them ran (a rule that needs an
-// inventory cannot fire without one, so a suppression of it is not unused
-// then), and how the rules about suppressions are set.
-func catalogue(rules *engine.Compiled, inv *inventory.Inventory) suppress.Catalogue {
+// inventory, or declared owners, cannot fire without them, so a suppression
+// of it is not unused then), and how the rules about suppressions are set.
+func catalogue(rules *engine.Compiled, inv *inventory.Inventory, pools []config.Pool) suppress.Catalogue {
 	var cat suppress.Catalogue
+	owners := slices.ContainsFunc(pools, func(p config.Pool) bool { return p.Owners != nil })
 	for _, r := range rules.Rules() {
 		cat.Known = append(cat.Known, r.ID)
 	}
-	cat.Ran = func(id string) bool { return rules.Setting(id).Ran(!inv.Empty()) }
+	cat.Ran = func(id string) bool { return rules.Setting(id).Ran(!inv.Empty(), owners) }
 	cat.Severity = func(id string) finding.Severity { return rules.Setting(id).Severity }
 	return cat
 }
