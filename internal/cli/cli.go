@@ -50,6 +50,7 @@ func commands() []command {
 		{"init", "write a commented starter .dslint.yaml", runInit},
 		{"test", "run the Rego tests and fixtures of custom policies", runTest},
 		{"new-rule", "write a custom rule to start from, with tests and fixtures", runNewRule},
+		{"export-policy", "write the pools with owners as a ValidatingAdmissionPolicy and its binding", runExportPolicy},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -102,12 +103,13 @@ Usage:
   dslint init [DIR]               write a commented starter .dslint.yaml
   dslint test [flags] [DIR...]    run the tests of custom policies
   dslint new-rule [--dir DIR] ID
+  dslint export-policy [-c FILE] [-o FILE] [--action Deny|Warn|Audit]
   dslint version
 
 Commands:
 `)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `
 Run "dslint COMMAND --help" for the flags of a command.
