@@ -109,7 +109,7 @@ Usage:
 Commands:
 `)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `
 Run "dslint COMMAND --help" for the flags of a command.
