@@ -208,6 +208,14 @@ _term_names(term, ls) if {
 # their node is named, not chosen).
 exempt(pod) if pod.daemonset
 
+# A pod its DaemonSet created (kubectl get pod -o yaml) is the DaemonSet's.
+exempt(_) if {
+	input.kind == "Pod"
+	some ref in input.metadata.ownerReferences
+	ref.kind == "DaemonSet"
+	ref.controller == true
+}
+
 exempt(pod) if nodes.node_name(pod.spec) != ""
 
 # outsider(pod, pool) is true when the workload is known not to be among

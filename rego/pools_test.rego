@@ -56,3 +56,10 @@ test_owners if {
 	pools.outsider(pod, _pool) with input as json.patch(ml, [{"op": "replace", "path": "/spec/template/metadata/labels/team", "value": "web"}])
 	not pools.outsider(pod, _pool) with input as json.remove(ml, ["metadata/namespace"])
 }
+
+test_daemonset_pods_are_exempt if {
+	pod := {"path": ["spec"], "spec": {}, "daemonset": false}
+	obj := {"kind": "Pod", "metadata": {"ownerReferences": [{"kind": "DaemonSet", "name": "x", "controller": true}]}}
+	pools.exempt(pod) with input as obj
+	not pools.exempt(pod) with input as json.patch(obj, [{"op": "replace", "path": "/metadata/ownerReferences/0/controller", "value": false}])
+}
