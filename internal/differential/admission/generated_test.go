@@ -48,6 +48,22 @@ pools:
     owners: {namespaces: ["batch-*"], selector: {matchExpressions: [{key: team, operator: NotIn, values: [guest]}]}}
 `
 
+// selectorPool is owned by pod labels alone, through every operator of
+// a label selector.
+const selectorPool = `pools:
+  - name: edge
+    labels: {edge: "yes"}
+    taints: [{key: edge, effect: NoSchedule}]
+    owners:
+      selector:
+        matchLabels: {app: router}
+        matchExpressions:
+          - {key: tier, operator: In, values: [edge, lb]}
+          - {key: legacy, operator: DoesNotExist}
+          - {key: team, operator: Exists}
+          - {key: stage, operator: NotIn, values: [test]}
+`
+
 // genSeed is the seed of the generated cases; ADMISSION_SEED overrides it.
 func genSeed(t testing.TB) uint64 {
 	if s := os.Getenv("ADMISSION_SEED"); s != "" {
@@ -72,6 +88,7 @@ func TestGeneratedDifferential(t *testing.T) {
 	}{
 		{"two pools", twoPools, 400, twoPoolWords},
 		{"numeric pool", numericPool, 150, numericWords},
+		{"selector pool", selectorPool, 150, selectorWords},
 	}
 	seed := genSeed(t)
 	explained := map[string]int{}
@@ -214,6 +231,34 @@ var numericWords = vocabulary{
 		{Key: "pool", Operator: corev1.NodeSelectorOpIn, Values: []string{"batch"}},
 		{Key: "pool", Operator: corev1.NodeSelectorOpExists},
 		{Key: "pool", Operator: corev1.NodeSelectorOpGt, Values: []string{"1"}},
+	},
+}
+
+var selectorWords = vocabulary{
+	namespaces: []string{"web", "edge"},
+	labels: []map[string]string{
+		{"app": "router", "tier": "edge", "team": "net"},
+		{"app": "router", "tier": "lb", "team": "", "stage": "prod"},
+		{"app": "router", "tier": "lb", "team": "net", "stage": "test"},
+		{"app": "router", "tier": "edge", "team": "net", "legacy": ""},
+		{"app": "router", "tier": "edge"},
+		{"app": "router", "tier": "web", "team": "net"},
+		{"app": "proxy", "tier": "edge", "team": "net"},
+		{"tier": "edge", "team": "net"},
+		nil,
+	},
+	tolerations: []corev1.Toleration{
+		{Key: "edge", Operator: corev1.TolerationOpExists},
+		{Key: "edge", Operator: corev1.TolerationOpEqual, Effect: corev1.TaintEffectNoSchedule},
+		{Key: "edge", Operator: corev1.TolerationOpEqual, Value: "yes"},
+		{Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute},
+	},
+	nodeSelectors: []map[string]string{{"edge": "yes"}, {"edge": "no"}, {"zone": "a"}},
+	requirements: []corev1.NodeSelectorRequirement{
+		{Key: "edge", Operator: corev1.NodeSelectorOpIn, Values: []string{"yes"}},
+		{Key: "edge", Operator: corev1.NodeSelectorOpNotIn, Values: []string{"yes"}},
+		{Key: "edge", Operator: corev1.NodeSelectorOpExists},
+		{Key: "zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"a"}},
 	},
 }
 
