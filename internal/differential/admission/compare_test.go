@@ -12,7 +12,6 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/version"
 	admissionpkg "k8s.io/apiserver/pkg/admission"
@@ -48,50 +47,10 @@ type comparison struct {
 	objects, pairs, violations int
 	skipped                    []string // objects or pairs not compared, and why
 	disagreements              []string
-	explained                  map[string]int // disagreements per known deviation
-}
-
-// knownDeviations are where dslint's rule is known to depart from the
-// ownership contract the policy implements, each with the objects it
-// concerns and the direction of the disagreement: the rule reports what
-// the policy admits. A disagreement one explains is counted and logged,
-// not failed; TestGeneratedDifferential fails when one explains none, so
-// that it is removed once the rule is fixed.
-var knownDeviations = []deviation{
-	{`a Pod controlled by a DaemonSet (an ownerReference of kind DaemonSet with controller: true) is exempt by the contract, ` +
-		`but the rule exempts only objects of kind DaemonSet (rego/k8s.rego pods: "daemonset": input.kind == "DaemonSet"; rego/pools.rego exempt)`,
-		daemonSetPod},
-}
-
-type deviation struct {
-	name    string
-	applies func(runtime.Object) bool
-}
-
-// knownDeviation is the known deviation that explains the rule reporting
-// obj where the policy admits it, "" for none.
-func knownDeviation(obj runtime.Object) string {
-	for _, d := range knownDeviations {
-		if d.applies(obj) {
-			return d.name
-		}
-	}
-	return ""
-}
-
-// daemonSetPod is true for a Pod that a DaemonSet controls.
-func daemonSetPod(obj runtime.Object) bool {
-	pod, ok := obj.(*corev1.Pod)
-	if !ok {
-		return false
-	}
-	return slices.ContainsFunc(pod.OwnerReferences, func(r metav1.OwnerReference) bool {
-		return r.Kind == "DaemonSet" && r.Controller != nil && *r.Controller
-	})
 }
 
 func newComparison(t testing.TB, c *config.Config) *comparison {
-	return &comparison{oracle: exportPolicy(t, c), config: c, explained: map[string]int{}}
+	return &comparison{oracle: exportPolicy(t, c), config: c}
 }
 
 // object compares the verdicts on one object; doc is its YAML, for the
@@ -129,10 +88,6 @@ func (c *comparison) object(t testing.TB, obj runtime.Object, doc []byte, report
 		rego := slices.Contains(reported, p.Name)
 		if cel {
 			c.violations++
-		}
-		if d := knownDeviation(obj); rego && !cel && d != "" {
-			c.explained[d]++
-			continue
 		}
 		if cel != rego {
 			c.disagreements = append(c.disagreements, fmt.Sprintf("%s, pool %q: the policy %s, dslint %s\n%s",
@@ -175,9 +130,6 @@ func (c *comparison) report(t testing.TB, what string) {
 	t.Logf("%s: %d objects, %d (object, pool) verdicts compared, %d of them denials; %d skipped", what, c.objects, c.pairs, c.violations, len(c.skipped))
 	for _, s := range c.skipped {
 		t.Logf("skipped %s", s)
-	}
-	for name, n := range c.explained {
-		t.Logf("KNOWN DEVIATION of the rule from the contract, %d disagreements: %s", n, name)
 	}
 	for i, d := range c.disagreements {
 		if i == 5 {
