@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,5 +123,31 @@ func TestReadmeConfigParses(t *testing.T) {
 	sample, _, _ = strings.Cut(sample, "```")
 	if _, err := config.Parse(".dslint.yaml", []byte(sample), nil); err != nil {
 		t.Errorf("README.md's configuration sample does not load:\n%v", err)
+	}
+}
+
+// TestReadmeExportPolicyExcerpt keeps the README's excerpt of an exported
+// policy true: every line of it is a line of what dslint export-policy
+// writes for docs/examples/pools.
+func TestReadmeExportPolicyExcerpt(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "`dslint export-policy -c docs/examples/pools/.dslint.yaml`:\n\n```yaml\n")
+	if !ok {
+		t.Fatal("README.md has no excerpt of dslint export-policy -c docs/examples/pools/.dslint.yaml")
+	}
+	excerpt, _, _ := strings.Cut(after, "```")
+	t.Chdir("../..")
+	code, out, errOut := run(t, "", "export-policy", "-c", "docs/examples/pools/.dslint.yaml")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(out, "\n")
+	for _, line := range strings.Split(strings.TrimSuffix(excerpt, "\n"), "\n") {
+		if !slices.Contains(lines, line) {
+			t.Errorf("README.md's export-policy excerpt has a line the policy does not: %q", line)
+		}
 	}
 }
