@@ -48,29 +48,21 @@ func TestReadmeRuleTableUpToDate(t *testing.T) {
 	}
 }
 
-// TestReadmeHelmOutput keeps the README's picture of a chart's findings
-// true: the block that runs dslint on the example chart shows what that
-// command prints.
-func TestReadmeHelmOutput(t *testing.T) {
-	command, want := readmeBlock(t, "```text\n$ dslint docs/examples/helm/")
-	args := strings.Fields("docs/examples/helm/" + command)
-	t.Chdir("../..")
-	_, got, _ := run(t, "", args...)
-	if got != want {
-		t.Errorf("README.md's chart sample is stale; replace it with what dslint %s prints:\n%s", strings.Join(args, " "), got)
-	}
-}
-
-// TestReadmePoolsOutput keeps the README's picture of declared pools true:
-// the block that lints docs/examples/pools with its config shows what that
-// command prints.
-func TestReadmePoolsOutput(t *testing.T) {
-	command, want := readmeBlock(t, "```text\n$ dslint -c docs/examples/pools/")
-	args := strings.Fields("-c docs/examples/pools/" + command)
-	t.Chdir("../..")
-	_, got, _ := run(t, "", args...)
-	if got != want {
-		t.Errorf("README.md's declared pools sample is stale; replace it with what dslint %s prints:\n%s", strings.Join(args, " "), got)
+// TestReadmeExampleOutputs keeps the README's pictures of the shipped
+// examples true: the block that runs dslint on the example chart, and the
+// one that lints docs/examples/pools with its declared pools, show what
+// their commands print.
+func TestReadmeExampleOutputs(t *testing.T) {
+	for _, prefix := range []string{"docs/examples/helm/", "-c docs/examples/pools/"} {
+		t.Run(prefix, func(t *testing.T) {
+			command, want := readmeBlock(t, "```text\n$ dslint "+prefix)
+			args := strings.Fields(prefix + command)
+			t.Chdir("../..")
+			_, got, _ := run(t, "", args...)
+			if got != want {
+				t.Errorf("README.md's sample of dslint %s is stale; replace it with what it prints:\n%s", strings.Join(args, " "), got)
+			}
+		})
 	}
 }
 
