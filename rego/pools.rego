@@ -51,9 +51,44 @@ keep_out(pool) := [t |
 # tolerates(pod, pool) is true when the pod tolerates every taint that keeps
 # pods off the pool (vacuously, for a pool without one).
 tolerates(pod, pool) if {
+	_tolerations_touch(pod, pool)
 	every taint in keep_out(pool) {
 		tol.tolerated(pod.valid_tolerations, taint)
 	}
+}
+
+tolerates(_, pool) if count(keep_out(pool)) == 0
+
+# touches(pod, pool) is true when the pod has anything to do with the pool:
+# a toleration with a key of one of its keep-out taints, or with no key, or
+# a node constraint on one of its labels. A pod that does not touch a pool
+# neither tolerates its taints (when it has one) nor asks for it, nor is
+# kept on it; the library's judgements start with this test, which most
+# pods fail at once.
+touches(pod, pool) if _tolerations_touch(pod, pool)
+
+touches(pod, pool) if _constraint_touches(pod.spec, pool)
+
+# _tolerations_touch(pod, pool) is true when a toleration of the pod has
+# no key or the key of one of the pool's taints. References straight into
+# the pool and the spec keep it cheap for the many pods that fail it.
+_tolerations_touch(pod, pool) if {
+	some t in pod.valid_tolerations
+	_key_touches(object.get(t, "key", ""), pool)
+}
+
+_key_touches("", _)
+
+_key_touches(key, pool) if pool.taints[_].key == key
+
+_constraint_touches(spec, pool) if {
+	some key, _ in pool.labels
+	_ = spec.nodeSelector[key]
+}
+
+_constraint_touches(spec, pool) if {
+	some key, _ in pool.labels
+	spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[_].matchExpressions[_].key == key
 }
 
 # untolerated(pod, pool) are the pool's taints the pod does not tolerate.
@@ -117,8 +152,9 @@ _on(req, ls) if {
 # and names one of its labels: a nodeSelector entry, or an In (with the
 # pool's value) or Exists requirement of a term that admits it.
 asks(spec, pool) if {
-	admits(spec, pool)
+	_constraint_touches(spec, pool)
 	_asking(spec, pool)
+	admits(spec, pool)
 }
 
 _asking(spec, pool) if _ := selector_key(spec, pool)
@@ -137,6 +173,7 @@ _asking(spec, pool) if {
 pins(spec, pool) if _ := selector_key(spec, pool)
 
 pins(spec, pool) if {
+	_constraint_touches(spec, pool)
 	ls := labels(pool)
 	terms := nodes.required_terms(spec)
 	count(terms) > 0
@@ -273,12 +310,14 @@ _selector_text(selector) := concat(", ", array.concat(
 # pool's label, "lands" when an outsider tolerates the pool's taints and its
 # constraint admits the pool's nodes.
 violation(pod, pool) := "asks" if {
-	not exempt(pod)
+	touches(pod, pool)
 	outsider(pod, pool)
+	not exempt(pod)
 	asks(pod.spec, pool)
 } else := "lands" if {
-	not exempt(pod)
+	touches(pod, pool)
 	outsider(pod, pool)
+	not exempt(pod)
 	count(keep_out(pool)) > 0
 	tolerates(pod, pool)
 	admits(pod.spec, pool)

@@ -82,23 +82,24 @@ import data.dslint.lib.pools
 import data.dslint.lib.result
 import data.dslint.lib.tolerations as tol
 
-report contains result.fail(pools.asking_path(pod, pool), msg) if {
+report contains result.fail(_path(how, pod, pool), msg) if {
 	some pool in pools.owned
 	some pod in k8s.pods
-	pools.violation(pod, pool) == "asks"
-	msg := sprintf("%s asks for the nodes of pool %q (%s), but %s; only %s may use them: remove the selector, or add the workload to the pool's owners in .dslint.yaml", [
-		k8s.workload_label(pod), pool.name, pools.asking_text(pod, pool), _outside(pool), pools.owners_text(pool),
+	how := pools.violation(pod, pool)
+	msg := sprintf("%s %s, but %s; only %s may use them: remove the %s, or add the workload to the pool's owners in .dslint.yaml", [
+		k8s.workload_label(pod), _what(how, pod, pool), _outside(pool), pools.owners_text(pool), _remove[how],
 	])
 }
 
-report contains result.fail(k8s.pod_path(pod, ["tolerations", pools.tolerating(pod, pool)]), msg) if {
-	some pool in pools.owned
-	some pod in k8s.pods
-	pools.violation(pod, pool) == "lands"
-	msg := sprintf("%s tolerates the taint%s %s of pool %q and can land on its nodes, but %s; only %s may use them: remove the toleration, or add the workload to the pool's owners in .dslint.yaml", [
-		k8s.workload_label(pod), _plural(pools.keep_out(pool)), _taints(pool), pool.name, _outside(pool), pools.owners_text(pool),
-	])
-}
+_path("asks", pod, pool) := pools.asking_path(pod, pool)
+
+_path("lands", pod, pool) := k8s.pod_path(pod, ["tolerations", pools.tolerating(pod, pool)])
+
+_what("asks", pod, pool) := sprintf("asks for the nodes of pool %q (%s)", [pool.name, pools.asking_text(pod, pool)])
+
+_what("lands", _, pool) := sprintf("tolerates the taint%s %s of pool %q and can land on its nodes", [_plural(pools.keep_out(pool)), _taints(pool), pool.name])
+
+_remove := {"asks": "selector", "lands": "toleration"}
 
 _outside(pool) := sprintf("its namespace %q is not among the pool's owners", [input.metadata.namespace]) if {
 	pools.namespace_outside(pool)
