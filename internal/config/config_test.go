@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -609,9 +610,25 @@ func TestGlobsMeet(t *testing.T) {
 		{"team-*-prod", "team-a*", "team-a-prod"},
 		{"x*y", "y*x", ""},
 	} {
-		got, ok := globsMeet(c.a, c.b)
+		budget := 1000
+		got, ok := globsMeet(c.a, c.b, &budget)
 		if ok != (c.want != "") || got != c.want {
 			t.Errorf("globsMeet(%q, %q) = %q, %v; want %q", c.a, c.b, got, ok, c.want)
 		}
+	}
+}
+
+// TestOverlapBudget: a config of many long globs is refused, its overlap
+// check cut short by the budget, rather than checked for hours.
+func TestOverlapBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("pools:\n")
+	glob := "*" + strings.Repeat("a*", 30) + "b"
+	for i := range 300 {
+		fmt.Fprintf(&b, "  - {name: p%d, labels: {p: p%d}, owners: {namespaces: [\"%s%d\"]}}\n", i, i, glob, i%10)
+	}
+	_, err := loadText(t, b.String())
+	if err == nil || !strings.Contains(err.Error(), "too many, or too long, to check for overlap") {
+		t.Errorf("err = %v, want the overlap budget's", err)
 	}
 }

@@ -121,6 +121,12 @@ func (d *decoder) requirement(n, raw *yaml.Node, path []any) (Requirement, bool)
 // may well use several pools; owners told apart in other terms (one pool's
 // by namespace, another's by pod label) are two deliberate cuts.
 func (d *decoder) overlappingOwners(pools []Pool) {
+	budget := overlapBudget
+	defer func() {
+		if budget < 0 {
+			d.errorAt([]any{"pools"}, "the owners' namespace globs are too many, or too long, to check for overlap (more than %d steps); declare fewer of them", overlapBudget)
+		}
+	}()
 	for j, b := range pools {
 		if b.Owners == nil {
 			continue
@@ -132,7 +138,10 @@ func (d *decoder) overlappingOwners(pools []Pool) {
 			if (a.Owners.Namespaces == nil) != (b.Owners.Namespaces == nil) || (a.Owners.Selector == nil) != (b.Owners.Selector == nil) {
 				continue
 			}
-			ns, ok := commonNamespace(a.Owners.Namespaces, b.Owners.Namespaces)
+			ns, ok := commonNamespace(a.Owners.Namespaces, b.Owners.Namespaces, &budget)
+			if budget < 0 {
+				return
+			}
 			if !ok || !selectorsMeet(a.Owners.Selector, b.Owners.Selector) {
 				continue
 			}
@@ -161,13 +170,13 @@ func sameOwners(a, b *Owners) bool {
 
 // commonNamespace tells whether some namespace matches a glob of each list
 // (nil: any namespace, in both) and says which, for the message.
-func commonNamespace(a, b []string) (string, bool) {
+func commonNamespace(a, b []string, budget *int) (string, bool) {
 	if a == nil {
 		return "both take pods of every namespace", true
 	}
 	for _, ga := range a {
 		for _, gb := range b {
-			if w, ok := globsMeet(ga, gb); ok {
+			if w, ok := globsMeet(ga, gb, budget); ok {
 				return fmt.Sprintf("namespace %s matches both %s and %s", quote(w), quote(ga), quote(gb)), true
 			}
 		}
@@ -175,11 +184,17 @@ func commonNamespace(a, b []string) (string, bool) {
 	return "", false
 }
 
+// overlapBudget bounds the steps of every globsMeet of one config, so that
+// a config of thousands of long globs is refused rather than checked for
+// hours. A real config takes a few hundred.
+const overlapBudget = 5_000_000
+
 // globsMeet finds a namespace both globs match, "*" standing for any run of
 // characters: a breadth-first walk of the pairs of positions in the two
 // globs, which yields a shortest common name. A glob of stars alone yields
-// "" there, which no namespace is; "x" stands for any name then.
-func globsMeet(a, b string) (string, bool) {
+// "" there, which no namespace is; "x" stands for any name then. Each step
+// is taken from budget; it stops, meeting nothing, when budget runs out.
+func globsMeet(a, b string, budget *int) (string, bool) {
 	type state struct{ i, j int }
 	from := map[state]state{}
 	emitted := map[state]string{}
@@ -192,7 +207,8 @@ func globsMeet(a, b string) (string, bool) {
 			queue = append(queue, t)
 		}
 	}
-	for len(queue) > 0 {
+	for len(queue) > 0 && *budget >= 0 {
+		*budget--
 		s := queue[0]
 		queue = queue[1:]
 		if s.i == len(a) && s.j == len(b) {
