@@ -215,10 +215,22 @@ func TestChartSymlinkLoop(t *testing.T) {
 // stopped with an error that says which limit it hit.
 func TestChartLimits(t *testing.T) {
 	defer func(d time.Duration, b int) { helm.Timeout, helm.MaxBytes = d, b }(helm.Timeout, helm.MaxBytes)
-	helm.Timeout, helm.MaxBytes = 300*time.Millisecond, 1<<20
-	endless := writeChart(t, map[string]string{"templates/loop.yaml": "{{ range until 100000000 }}{{ range until 100000000 }}{{ end }}{{ end }}\n"})
 	huge := writeChart(t, map[string]string{"templates/huge.yaml": "data: {{ repeat 2000000 \"x\" }}\n"})
-	for dir, want := range map[string]string{endless: "took longer than 300ms", huge: "renders 1 MiB; dslint reads at most 1 MiB"} {
+	// Seconds of work, far past the timeout but finite: a render past its
+	// timeout is abandoned, not stopped, and would burn a CPU for the rest
+	// of the package's tests.
+	endless := writeChart(t, map[string]string{"templates/loop.yaml": "{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}\n"})
+	// The output limit first, with time to spare, before the slow render.
+	for _, c := range []struct {
+		dir     string
+		timeout time.Duration
+		want    string
+	}{
+		{huge, time.Minute, "renders 1 MiB; dslint reads at most 1 MiB"},
+		{endless, 300 * time.Millisecond, "took longer than 300ms"},
+	} {
+		helm.Timeout, helm.MaxBytes = c.timeout, 1<<20
+		dir, want := c.dir, c.want
 		_, problems := lintChart(t, Charts{}, dir)
 		var at *manifest.Error
 		if len(problems.Unreadable) != 1 || !errors.As(problems.Unreadable[0], &at) || !strings.Contains(at.Message, want) {
