@@ -135,13 +135,9 @@ report contains result.fail(pools.asking_path(pod, pool), msg) if {
 	msg := sprintf("%s selects pool %q (%s) but does not tolerate %s: its pods stay Pending; add %s %s", [
 		k8s.workload_label(pod), pool.name, pools.asking_text(pod, pool),
 		concat(" and ", [sprintf("its taint %q", [tol.string_of_taint(t)]) | some t in missing]),
-		_noun(missing), concat(" and ", [_pool_toleration(t) | some t in missing]),
+		_noun(missing), concat(" and ", [_toleration_to_add(t) | some t in missing]),
 	])
 }
-
-_pool_toleration(taint) := sprintf("{key: %s, operator: Equal, value: %q, effect: %s}", [taint.key, taint.value, taint.effect]) if {
-	object.get(taint, "value", "") != ""
-} else := sprintf("{key: %s, operator: Exists, effect: %s}", [taint.key, taint.effect])
 
 # --- which nodes the pods select ---------------------------------------------------
 
@@ -257,7 +253,12 @@ _noun([_]) := "the toleration"
 
 _noun(missing) := "the tolerations" if count(missing) > 1
 
-_toleration_to_add(taint) := sprintf("{key: %s, operator: Exists, effect: NoSchedule}", [taint.key])
+# _toleration_to_add(taint) is the toleration that matches the taint
+# exactly: Equal with its value, or Exists for a taint without one (the
+# control-plane taints).
+_toleration_to_add(taint) := sprintf("{key: %s, operator: Equal, value: %q, effect: %s}", [taint.key, taint.value, taint.effect]) if {
+	object.get(taint, "value", "") != ""
+} else := sprintf("{key: %s, operator: Exists, effect: %s}", [taint.key, taint.effect])
 
 # _near_miss(pod, taint) explains why a toleration written for the taint's key
 # does not tolerate it, "" when the pods have none.
