@@ -90,19 +90,15 @@ func checkExample(t *testing.T, rules *engine.Compiled, id, name, src string, wi
 			t.Fatal(err)
 		}
 	}
-	opts := Options{Rules: rules, Nodes: nodes}
+	setup := fixture.Setup{Nodes: nodes}
 	if r, _ := rules.Rule(id); r.Config != "" {
 		c, err := config.Parse(".dslint.yaml", []byte(r.Config), nil)
 		if err != nil {
 			t.Fatalf("metadata custom.config of %s: %v", id, err)
 		}
-		opts.Cluster = engine.ClusterOf(c)
-		pooled, probes := inventory.FromConfig(c)
-		if withNodes {
-			opts.Nodes = append(opts.Nodes, pooled...)
-		}
-		opts.Probes = probes
+		setup = setup.With(c)
 	}
+	opts := Options{Rules: rules, Nodes: setup.Nodes, Probes: setup.Probes, Cluster: setup.Cluster}
 	res, problems := Run(context.Background(), []manifest.Source{{Path: manifest.Stdin, Name: name}}, strings.NewReader(src), opts)
 	if len(problems.Internal)+len(problems.Unreadable) > 0 {
 		t.Fatalf("%s example: %v", name, problems)
