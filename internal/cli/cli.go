@@ -44,6 +44,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"lint", "lint files and directories (the default command)", runLint},
+		{"fix", "make the fixes of fixable findings in the files (--diff prints them)", runFix},
 		{"schedule", "show which nodes each workload's pods can land on (needs --nodes)", runSchedule},
 		{"rules", "list the rules", runRules},
 		{"explain", "explain one rule: what, why, a bad and a good example, the fix", runExplain},

@@ -24,11 +24,21 @@ type lintFlags struct {
 	parseOnly bool
 	showSupp  bool
 	configFlags
+	fix fixFlags
 }
 
 func runLint(e *env, args []string) (int, error) {
+	return lintOrFix(e, args, false)
+}
+
+// lintOrFix is dslint lint, and, with fixing (or --fix), dslint fix.
+func lintOrFix(e *env, args []string, fixing bool) (int, error) {
 	var fl lintFlags
 	fs := newFlagSet(e, "lint", "dslint [lint] [flags] PATH...   (\"-\" reads stdin; no PATH means \".\")")
+	if fixing {
+		fs = newFlagSet(e, "fix", "dslint fix [--diff] [--rule ID]... [flags] PATH...   (\"-\" reads stdin and prints it fixed)")
+	}
+	fl.fix.register(fs, fixing)
 	fs.StringVarP(&fl.format, "format", "f", "text", "output format: "+quoteList(report.Formats))
 	fs.StringVarP(&fl.output, "output", "o", "", "write the report to `FILE` instead of stdout")
 	fs.Var(&fl.reports, "report", "also write a report in FORMAT to FILE, from the same run; repeatable (FORMAT: "+quoteList(report.Formats)+")")
@@ -42,6 +52,7 @@ func runLint(e *env, args []string) (int, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err
 	}
+	fl.fix.on = fl.fix.on || fixing
 	if !oneOf(fl.format, report.Formats) {
 		return 0, usagef("unknown --format %q (want %s)", fl.format, quoteList(report.Formats))
 	}
@@ -74,11 +85,24 @@ func runLint(e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := fl.fix.check(opts); err != nil {
+		return 0, err
+	}
+	if fl.fix.on {
+		return runFixes(e, fl, srcs, opts)
+	}
+	e, err = e.withStdinBuffered(srcs, fl.wantsReplacements())
+	if err != nil {
+		return 0, err
+	}
 	out, problems := lint.Run(context.Background(), srcs, e.stdin, opts)
 	if err := inventoryError(problems); err != nil {
 		return 0, err
 	}
 	res := out.Result
+	if fl.wantsReplacements() {
+		describeFixes(e, res.Findings)
+	}
 	if note := unusedNodesNote(out); note != "" {
 		res.Notes = append(res.Notes, note)
 	}

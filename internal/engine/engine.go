@@ -5,8 +5,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -93,6 +95,9 @@ type Raw struct {
 	Severity finding.Severity
 	Message  string
 	Path     []any // string keys and int indexes
+	// Fix are the edits that repair the finding, when its rule declares
+	// them (rego/result.rego: with_fix).
+	Fix []finding.Edit
 }
 
 // Verdict is what the rules say about one object.
@@ -415,7 +420,50 @@ func (c *Compiled) decodeFinding(x any) (Raw, error) {
 		return Raw{}, fmt.Errorf("rule %s: %w", id, err)
 	}
 	raw.Path = path
+	if raw.Fix, err = decodeEdits(m["fix"]); err != nil {
+		return Raw{}, fmt.Errorf("rule %s: %w", id, err)
+	}
 	return raw, nil
+}
+
+// decodeEdits reads the edits of a finding's fix: none when it has none.
+func decodeEdits(x any) ([]finding.Edit, error) {
+	if x == nil {
+		return nil, nil
+	}
+	list, ok := x.([]any)
+	if !ok {
+		return nil, fmt.Errorf("fix %v is not a list of edits", x)
+	}
+	edits := make([]finding.Edit, 0, len(list))
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		op, _ := m["op"].(string)
+		switch op {
+		case finding.EditRemove, finding.EditQuote, finding.EditReplace, finding.EditAdd:
+		default:
+			return nil, fmt.Errorf("fix edit %v: op must be remove, replace, add or quote", e)
+		}
+		path, err := decodeFixPath(m["path"])
+		if err != nil {
+			return nil, fmt.Errorf("fix edit %v: %w", e, err)
+		}
+		value, has := m["value"]
+		if (op == finding.EditReplace || op == finding.EditAdd) != has {
+			return nil, fmt.Errorf("fix edit %v: only replace and add have a value, and they must", e)
+		}
+		edits = append(edits, finding.Edit{Op: op, Path: path, Value: value})
+	}
+	return edits, nil
+}
+
+// decodeFixPath reads an edit's path: a field path that may end in "-".
+func decodeFixPath(x any) ([]any, error) {
+	path, err := decodePath(x)
+	if err != nil || len(path) == 0 {
+		return nil, cmp.Or(err, errors.New("empty path"))
+	}
+	return path, nil
 }
 
 // decodePath reads a field path: string keys and integer indexes.

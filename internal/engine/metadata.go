@@ -35,7 +35,8 @@ func RuleID(m *ast.Module) string {
 // description, severity or remediation is an error: its documentation and
 // SARIF descriptor would be empty. custom.needs_inventory: true marks a rule
 // that finds nothing without a node inventory, so that a suppression of it
-// is not called unused in a run without one.
+// is not called unused in a run without one; custom.fixable: true, a rule
+// whose findings carry a fix (dslint fix).
 func RulesOf(modules []*ast.Module) ([]finding.Rule, error) {
 	var out []finding.Rule
 	seen := map[string]string{}
@@ -107,19 +108,14 @@ func ruleFromAnnotations(id string, a *ast.Annotations) (finding.Rule, error) {
 		return finding.Rule{}, fmt.Errorf("metadata custom.severity: %w", err)
 	}
 	r.Severity = sev
-	switch v := a.Custom["needs_inventory"].(type) {
-	case nil:
-	case bool:
-		r.NeedsInventory = v
-	default:
-		return finding.Rule{}, fmt.Errorf("metadata custom.needs_inventory must be true or false, not %v", v)
-	}
-	switch v := a.Custom["needs_owners"].(type) {
-	case nil:
-	case bool:
-		r.NeedsOwners = v
-	default:
-		return finding.Rule{}, fmt.Errorf("metadata custom.needs_owners must be true or false, not %v", v)
+	for name, into := range map[string]*bool{"needs_inventory": &r.NeedsInventory, "needs_owners": &r.NeedsOwners, "fixable": &r.Fixable} {
+		switch v := a.Custom[name].(type) {
+		case nil:
+		case bool:
+			*into = v
+		default:
+			return finding.Rule{}, fmt.Errorf("metadata custom.%s must be true or false, not %v", name, v)
+		}
 	}
 	for field, v := range map[string]string{"title": r.Title, "description": r.Description, "custom.remediation": r.Remediation} {
 		if v == "" {

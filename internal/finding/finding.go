@@ -73,6 +73,9 @@ type Finding struct {
 	// Value is the Helm value an approximate finding's field came from,
 	// and where it is set; nil when not known.
 	Value *Value
+	// Fix is the finding's repair, for the rules that declare one; nil
+	// for the others.
+	Fix *Fix
 }
 
 // Value is a Helm chart value and where it is set.
@@ -154,6 +157,9 @@ type Rule struct {
 	// NeedsOwners marks a rule that finds nothing unless the config
 	// declares a pool with owners (metadata custom.needs_owners).
 	NeedsOwners bool `json:"-"`
+	// Fixable marks a rule whose findings carry a fix that dslint fix
+	// makes (metadata custom.fixable).
+	Fixable bool `json:"fixable,omitempty"`
 	// Custom marks a rule of the user's policies (--policy, policies:).
 	Custom bool `json:"custom,omitempty"`
 }
@@ -253,4 +259,58 @@ func (r *Result) Count() {
 			s.Infos++
 		}
 	}
+}
+
+// Fix is the repair of a finding that has one right answer, as its rule
+// declares it: edits to the object, and, once dslint has read the file
+// again, the same edits as text.
+type Fix struct {
+	Edits []Edit
+	// Replacements are the edits as text in File, in file order; empty
+	// when the file cannot be edited (a chart, a generated object) or the
+	// edits cannot be made there (Reason says why).
+	Replacements []Replacement
+	// Reason says why a fix has no replacements: "rendered from a Helm
+	// chart", "the object was changed by a kustomize patch"...
+	Reason string
+	// Source is the file on disk the object is written in, to edit
+	// ("-" for standard input); empty when no file holds it as linted: a
+	// chart's template, an object a generator made.
+	Source string
+	// Line and Column are where the object's mapping starts in Source.
+	Line, Column int
+	// Expect holds, for each edit, the value at its path (at its list, for
+	// an append) in the object as linted, as JSON ("null" when absent): an
+	// edit is made only where the file holds the same, which a kustomize
+	// patch may have changed.
+	Expect []string
+}
+
+// Edit is one change to an object, by field path, as a rule declares it.
+type Edit struct {
+	// Op is EditRemove, EditReplace, EditAdd or EditQuote.
+	Op string
+	// Path is the field the edit is about; an EditAdd's ends in "-" when
+	// it appends to a list.
+	Path []any
+	// Value is what EditReplace writes and EditAdd adds.
+	Value any
+}
+
+// The operations of an Edit.
+const (
+	EditRemove  = "remove"  // remove the key or the list item at Path
+	EditReplace = "replace" // replace the scalar at Path with Value
+	EditAdd     = "add"     // append Value to the list at Path (ending "-"), creating it when absent
+	EditQuote   = "quote"   // write the plain scalar at Path, read as a boolean or number, as a string
+)
+
+// Replacement is a region of a file and the text that replaces it.
+// Positions are 1-based; the end is exclusive; offsets are bytes of the
+// file as it is on disk (a byte order mark included).
+type Replacement struct {
+	Line, Column       int
+	EndLine, EndColumn int
+	Offset, Length     int
+	Text               string
 }

@@ -14,6 +14,7 @@ import (
 // sourceFile is a file a build took objects from, parsed once.
 type sourceFile struct {
 	name string            // as reports name it
+	path string            // where it is on disk
 	doc  *yaml.Node        // the first document's content, for kustomization files
 	objs []manifest.Object // the objects of the file, Lists expanded as kustomize does
 	used []bool            // objects already matched to a built object
@@ -47,7 +48,7 @@ func (b *builder) source(path, name string, sources map[string]*sourceFile) *sou
 	if f, ok := sources[path]; ok {
 		return f
 	}
-	f := &sourceFile{name: name}
+	f := &sourceFile{name: name, path: path}
 	sources[path] = f
 	parsed := b.disk.writtenParsed(path, f.name)
 	b.written = append(b.written, parsed)
@@ -80,7 +81,7 @@ func (f *sourceFile) match(obj manifest.Object) manifest.Origin {
 		return manifest.Origin{File: f.name, At: f.start()}
 	}
 	f.used[best] = true
-	return manifest.Origin{File: f.name, Node: f.objs[best].Node}
+	return manifest.Origin{File: f.name, Path: f.path, Node: f.objs[best].Node}
 }
 
 // better is true when written object i is a better match for obj than j.

@@ -21,6 +21,7 @@ import (
 	"github.com/dslint/dslint/internal/config"
 	"github.com/dslint/dslint/internal/engine"
 	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/fix"
 	"github.com/dslint/dslint/internal/inventory"
 	"github.com/dslint/dslint/internal/kustomize"
 	"github.com/dslint/dslint/internal/manifest"
@@ -378,10 +379,10 @@ func judgeParsed(ctx context.Context, eng *engine.Run, src manifest.Source, f *m
 func origin(src manifest.Source, f *manifest.File, line int) manifest.Origin {
 	if src.Path == manifest.Stdin {
 		if file, shift, ok := f.Helm.At(line); ok {
-			return manifest.Origin{File: file, Shift: shift}
+			return manifest.Origin{File: file, Path: src.Path, Shift: shift}
 		}
 	}
-	return manifest.Origin{File: src.Name}
+	return manifest.Origin{File: src.Name, Path: src.Path}
 }
 
 // objectAt is an object to judge and where the user wrote it.
@@ -588,6 +589,9 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 	for _, r := range v.Findings {
 		f := at(r.Path)
 		f.Rule, f.Severity, f.Message = r.Rule, r.Severity, o.origin.FillWritten(r.Path, r.Message)
+		if len(r.Fix) > 0 {
+			f.Fix = fixOf(o, r.Fix)
+		}
 		out.findings = append(out.findings, f)
 	}
 	// Facts keep their position, so the document can be dropped now.
@@ -598,6 +602,21 @@ func checkObject(id string, o objectAt, j judgement, out *fileResult) {
 		out.facts = append(out.facts, fact)
 		out.factAt = append(out.factAt, f)
 	}
+}
+
+// fixOf is a finding's fix with where to make it: in the file that holds
+// the object as written, where the object starts there.
+func fixOf(o objectAt, edits []finding.Edit) *finding.Fix {
+	fx := &finding.Fix{Edits: edits, Expect: fix.Expect(o.obj.Node, edits)}
+	switch {
+	case o.chart != nil || o.origin.Template != nil:
+		fx.Reason = "rendered from a Helm chart: make the change in the template or the values"
+	case o.origin.Node == nil || o.origin.Path == "":
+		fx.Reason = "the object is made by kustomize, not written in a file"
+	default:
+		fx.Source, fx.Line, fx.Column = o.origin.Path, o.origin.Node.Line, o.origin.Node.Column
+	}
+	return fx
 }
 
 // objectLine is the line internal errors about an object name: its kind's.

@@ -53,6 +53,10 @@ func walk(obj *yaml.Node, path []any) (Pos, *yaml.Node) {
 // kustomize build took it from, or a template of a Helm chart.
 type Origin struct {
 	File string // display name, slash-separated
+	// Path is the file on disk that holds Node as written, which a fix
+	// edits (Stdin for standard input); empty when the object cannot be
+	// edited where it is written: a chart's template, a generated object.
+	Path string
 	// Node is the object as written in File, with File's positions; nil
 	// when no file holds the object (a kustomize generator made it).
 	Node *yaml.Node

@@ -1,0 +1,347 @@
+package cli
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
+	"github.com/spf13/pflag"
+
+	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/fix"
+	"github.com/dslint/dslint/internal/lint"
+	"github.com/dslint/dslint/internal/manifest"
+)
+
+func runFix(e *env, args []string) (int, error) { return lintOrFix(e, args, true) }
+
+// fixFlags are the flags of dslint fix (and lint --fix).
+type fixFlags struct {
+	on    bool     // --fix, or the fix command
+	diff  bool     // print the edits as a diff, change nothing
+	rules []string // --rule: only these rules' fixes
+}
+
+func (f *fixFlags) register(fs *pflag.FlagSet, fixing bool) {
+	if !fixing {
+		fs.BoolVar(&f.on, "fix", false, "make the fixes of fixable findings in the files (as dslint fix), then report what remains")
+	}
+	fs.BoolVar(&f.diff, "diff", false, "with fix: print the fixes as a unified diff and change nothing (exit 1 when there is one)")
+	fs.StringArrayVar(&f.rules, "rule", nil, "with fix: make only this rule's fixes; repeatable")
+}
+
+// check refuses --diff and --rule without fixing, and a --rule that names
+// no rule or one without fixes.
+func (f *fixFlags) check(opts lint.Options) error {
+	if !f.on && (f.diff || len(f.rules) > 0) {
+		return usagef("--diff and --rule go with dslint fix (or lint --fix)")
+	}
+	for _, id := range f.rules {
+		r, ok := opts.Rules.Rule(id)
+		switch {
+		case !ok:
+			return usagef("--rule %q: no such rule (dslint rules lists them)", id)
+		case !r.Fixable:
+			return usagef("--rule %q: the rule has no fix (dslint rules --format json marks the fixable ones)", id)
+		}
+	}
+	return nil
+}
+
+// wants is true when the fix of a finding is to be made.
+func (f *fixFlags) wants(fd finding.Finding) bool {
+	return fd.Fix != nil && !fd.Suppressed && (len(f.rules) == 0 || slices.Contains(f.rules, fd.Rule))
+}
+
+// wantsReplacements is true when a report prints fixes as text edits
+// (json, sarif): the files are read again for them.
+func (fl lintFlags) wantsReplacements() bool {
+	if fl.format == "json" || fl.format == "sarif" {
+		return true
+	}
+	return slices.ContainsFunc(fl.reports, func(r extraReport) bool { return r.format == "json" || r.format == "sarif" })
+}
+
+// withStdinBuffered reads standard input whole when a source is stdin and
+// need is true, so that it can be read again (for a fix's edits).
+func (e *env) withStdinBuffered(srcs []manifest.Source, need bool) (*env, error) {
+	if !need || !slices.ContainsFunc(srcs, func(s manifest.Source) bool { return s.Path == manifest.Stdin }) {
+		return e, nil
+	}
+	if _, ok := e.stdin.(*stdinBuffer); ok {
+		return e, nil
+	}
+	data, err := io.ReadAll(e.stdin)
+	if err != nil {
+		return nil, usagef("read standard input: %v", err)
+	}
+	c := *e
+	c.stdin = &stdinBuffer{Reader: bytes.NewReader(data), data: data}
+	return &c, nil
+}
+
+// stdinBuffer is standard input read whole.
+type stdinBuffer struct {
+	*bytes.Reader
+	data []byte
+}
+
+// read is the text of the file a fix edits.
+func (e *env) read(source string) ([]byte, error) {
+	if source == manifest.Stdin {
+		if b, ok := e.stdin.(*stdinBuffer); ok {
+			return b.data, nil
+		}
+		return nil, fmt.Errorf("standard input was not kept")
+	}
+	return os.ReadFile(source)
+}
+
+// bySource groups the fixes of findings by the file they edit, in order.
+func bySource(fs []finding.Finding, want func(finding.Finding) bool) (sources []string, fixes map[string][]*finding.Fix) {
+	fixes = map[string][]*finding.Fix{}
+	for i := range fs {
+		f := &fs[i]
+		if !want(*f) || f.Fix.Source == "" {
+			continue
+		}
+		if _, ok := fixes[f.Fix.Source]; !ok {
+			sources = append(sources, f.Fix.Source)
+		}
+		fixes[f.Fix.Source] = append(fixes[f.Fix.Source], f.Fix)
+	}
+	return sources, fixes
+}
+
+// describeFixes fills in the text edits of the findings' fixes, for the
+// reports that print them.
+func describeFixes(e *env, fs []finding.Finding) {
+	sources, fixes := bySource(fs, func(f finding.Finding) bool { return f.Fix != nil })
+	for _, src := range sources {
+		data, err := e.read(src)
+		if err != nil {
+			continue
+		}
+		fix.Describe(src, data, fix.Targets(fixes[src]))
+	}
+}
+
+// maxFixPasses bounds the lint-and-fix rounds: a fix can bring out another
+// finding with a fix (an operator's case fixed, its value is checked).
+const maxFixPasses = 4
+
+// fixed is what was done to one file.
+type fixed struct {
+	name  string // as reports name it
+	rules []string
+	count int
+}
+
+// runFixes lints, makes the fixes, and lints again until nothing more is
+// fixed; it reports what remains. With --diff it prints the edits of the
+// first round and changes nothing. Standard input is printed fixed.
+func runFixes(e *env, fl lintFlags, srcs []manifest.Source, opts lint.Options) (int, error) {
+	e, err := e.withStdinBuffered(srcs, true)
+	if err != nil {
+		return 0, err
+	}
+	stdin := slices.ContainsFunc(srcs, func(s manifest.Source) bool { return s.Path == manifest.Stdin })
+	done := map[string]*fixed{}
+	var order []string
+	var out *lint.Outcome
+	var problems lint.Problems
+	var unfixable []string
+	diffs := 0
+	for pass := 1; pass <= maxFixPasses; pass++ {
+		if b, ok := e.stdin.(*stdinBuffer); ok {
+			b.Reset(b.data)
+		}
+		out, problems = lint.Run(context.Background(), srcs, e.stdin, opts)
+		if err := inventoryError(problems); err != nil {
+			return 0, err
+		}
+		if pass == 1 {
+			unfixable = unfixableNotes(out.Findings, fl.fix.wants)
+		}
+		sources, fixes := bySource(out.Findings, fl.fix.wants)
+		names := map[*finding.Fix]finding.Finding{}
+		for _, f := range out.Findings {
+			if f.Fix != nil {
+				names[f.Fix] = f
+			}
+		}
+		changed := false
+		for _, src := range sources {
+			data, err := e.read(src)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "dslint: %v\n", err)
+				continue
+			}
+			name := names[fixes[src][0]].File
+			res, err := fix.File(name, data, fix.Targets(fixes[src]))
+			if err != nil {
+				fmt.Fprintf(e.stderr, "dslint: %v\n", err)
+				continue
+			}
+			for _, fx := range fixes[src] {
+				if fx.Reason != "" && pass == 1 {
+					f := names[fx]
+					fmt.Fprintf(e.stderr, "dslint: %s:%d:%d: %s not fixed: %s\n", f.File, f.Line, f.Column, f.Rule, fx.Reason)
+				}
+			}
+			if bytes.Equal(res.Data, data) {
+				continue
+			}
+			if fl.fix.diff {
+				diffs++
+				writeDiff(e.stdout, name, data, res.Data)
+				continue
+			}
+			if err := writeFixed(e, src, res.Data); err != nil {
+				return 0, err
+			}
+			changed = true
+			d := done[src]
+			if d == nil {
+				d = &fixed{name: name}
+				done[src] = d
+				order = append(order, src)
+			}
+			for _, fx := range res.Applied {
+				d.count++
+				if r := names[fx].Rule; !slices.Contains(d.rules, r) {
+					d.rules = append(d.rules, r)
+				}
+			}
+		}
+		if fl.fix.diff || !changed {
+			break
+		}
+	}
+	for _, n := range unfixable {
+		fmt.Fprintf(e.stderr, "dslint: %s\n", n)
+	}
+	if code := problemsExit(e, problems); code != ExitOK {
+		return code, nil
+	}
+	if fl.fix.diff {
+		if diffs > 0 {
+			return ExitFindings, nil
+		}
+		return ExitOK, nil
+	}
+	total := 0
+	for _, src := range order {
+		d := done[src]
+		total += d.count
+		if !fl.quiet {
+			slices.Sort(d.rules)
+			fmt.Fprintf(e.stderr, "dslint: fixed %s: %d (%s)\n", d.name, d.count, strings.Join(d.rules, ", "))
+		}
+	}
+	res := out.Result
+	res.Notes = append(res.Notes, fmt.Sprintf("fixed %s in %s", plural(total, "finding"), plural(len(order), "file")))
+	if stdin {
+		// The fixed stream is the output; what remains goes to stderr.
+		if b, ok := e.stdin.(*stdinBuffer); ok {
+			_, _ = e.stdout.Write(b.data)
+		}
+		c := *e
+		c.stdout = e.stderr
+		fl.format, fl.output = "text", ""
+		e = &c
+	}
+	if err := writeReports(e, fl, res); err != nil {
+		return 0, err
+	}
+	if fails(res, fl.failOn) {
+		return ExitFindings, nil
+	}
+	return ExitOK, nil
+}
+
+// unfixableNotes say which fixes cannot be made in a file, and the edits
+// to make by hand: a chart's are made in its template or values.
+func unfixableNotes(fs []finding.Finding, want func(finding.Finding) bool) []string {
+	var out []string
+	for _, f := range fs {
+		if !want(f) || f.Fix.Source != "" {
+			continue
+		}
+		var edits []string
+		for _, e := range f.Fix.Edits {
+			edits = append(edits, describeEdit(e))
+		}
+		out = append(out, fmt.Sprintf("%s:%d:%d: %s not fixed (%s): %s", f.File, f.Line, f.Column, f.Rule, f.Fix.Reason, strings.Join(edits, "; ")))
+	}
+	return out
+}
+
+// describeEdit says an edit in words: "remove spec.tolerations[0].value".
+func describeEdit(e finding.Edit) string {
+	path := manifest.FormatPath(e.Path)
+	switch e.Op {
+	case finding.EditReplace:
+		return fmt.Sprintf("set %s to %v", path, e.Value)
+	case finding.EditQuote:
+		return "quote " + path
+	case finding.EditAdd:
+		return fmt.Sprintf("add %s to %s", compactJSON(e.Value), manifest.FormatPath(e.Path[:len(e.Path)-1]))
+	}
+	return "remove " + path
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// writeDiff prints the change of one file as a unified diff.
+func writeDiff(w io.Writer, name string, before, after []byte) {
+	d := difflib.UnifiedDiff{
+		A: difflib.SplitLines(string(before)), B: difflib.SplitLines(string(after)),
+		FromFile: "a/" + name, ToFile: "b/" + name, Context: 3,
+	}
+	_ = difflib.WriteUnifiedDiff(w, d) // the writer is stdout or a buffer
+}
+
+// writeFixed replaces a file with its fixed text: a temporary file in
+// the same directory, with the file's mode, renamed over it (over the
+// file a symbolic link points to). Standard input's text is kept to print.
+func writeFixed(e *env, source string, data []byte) error {
+	if source == manifest.Stdin {
+		b := e.stdin.(*stdinBuffer)
+		b.data = data
+		return nil
+	}
+	path, err := filepath.EvalSymlinks(source)
+	if err != nil {
+		return usagef("fix %s: %v", source, err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return usagef("fix %s: %v", source, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".dslint-fix-*")
+	if err != nil {
+		return usagef("fix %s: %v", source, err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := cmp.Or(werr, cerr, os.Chmod(tmp.Name(), info.Mode().Perm()), os.Rename(tmp.Name(), path)); err != nil {
+		_ = os.Remove(tmp.Name())
+		return usagef("fix %s: %v", source, err)
+	}
+	return nil
+}
