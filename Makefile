@@ -53,20 +53,22 @@ docs:
 	$(GO) run ./tools/gendocs
 
 # Fuzz the loader, the whole lint (bytes in, findings out), the template
-# positions of Helm charts and the differential comparisons with upstream
+# positions of Helm charts, fix's edits (any text, any field: refused, or
+# text that parses to as many objects) and the differential comparisons with upstream
 # Kubernetes (go test -fuzz takes one
 # target per run). Each budget is a number of calls, about 20 s on a 2-core
 # machine, not a duration: with a duration, Go 1.26's fuzz coordinator can
 # report a bare "context deadline exceeded" failure as the time runs out
 # (golang/go#75804, fixed in Go 1.27). A number of calls has no deadline to
 # race. The calls that run the corpus first count toward it. For a long run:
-# make fuzz FUZZ_PARSE=10000000x (or FUZZTIME=10m for all five, which can
+# make fuzz FUZZ_PARSE=10000000x (or FUZZTIME=10m for all six, which can
 # hit that race at its end).
 FUZZ_PARSE ?= 300000x
 FUZZ_PIPELINE ?= 15000x
 FUZZ_TOLERATION ?= 40000x
 FUZZ_NODESELECTOR ?= 30000x
 FUZZ_POSITIONS ?= 15000x
+FUZZ_FIX ?= 100000x
 FUZZ = $(GO) test -run '^$$' -fuzzminimizetime 500x
 fuzz:
 	$(FUZZ) -fuzztime $(or $(FUZZTIME),$(FUZZ_PARSE)) -fuzz '^FuzzParse$$' ./internal/manifest
@@ -74,6 +76,7 @@ fuzz:
 	$(FUZZ) -fuzztime $(or $(FUZZTIME),$(FUZZ_TOLERATION)) -fuzz '^FuzzTolerationDifferential$$' ./internal/differential
 	$(FUZZ) -fuzztime $(or $(FUZZTIME),$(FUZZ_NODESELECTOR)) -fuzz '^FuzzNodeSelectorDifferential$$' ./internal/differential
 	$(FUZZ) -fuzztime $(or $(FUZZTIME),$(FUZZ_POSITIONS)) -fuzz '^FuzzPositions$$' ./internal/helm
+	$(FUZZ) -fuzztime $(or $(FUZZTIME),$(FUZZ_FIX)) -fuzz '^FuzzFile$$' ./internal/fix
 
 # Timings and peak memory over generated corpora: 10,000 workloads (lint),
 # 2,000 workloads on a 5,000-node cluster (placement), and 50,000 workloads in

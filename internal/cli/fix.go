@@ -309,9 +309,13 @@ func compactJSON(v any) string {
 
 // writeDiff prints the change of one file as a unified diff.
 func writeDiff(w io.Writer, name string, before, after []byte) {
+	from, to := "a/"+name, "b/"+name
+	if filepath.IsAbs(name) {
+		from, to = name, name
+	}
 	d := difflib.UnifiedDiff{
 		A: difflib.SplitLines(string(before)), B: difflib.SplitLines(string(after)),
-		FromFile: "a/" + name, ToFile: "b/" + name, Context: 3,
+		FromFile: from, ToFile: to, Context: 3,
 	}
 	_ = difflib.WriteUnifiedDiff(w, d) // the writer is stdout or a buffer
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -82,6 +83,15 @@ func open(name string, data []byte) (*file, error) {
 	return out, nil
 }
 
+// json is true when the file is JSON (by its name, or the object's
+// quoted keys): edits write JSON there.
+func (f *file) json(obj *yaml.Node) bool {
+	if strings.HasSuffix(strings.ToLower(f.name), ".json") {
+		return true
+	}
+	return len(obj.Content) > 0 && obj.Content[0].Style == yaml.DoubleQuotedStyle && obj.Style&yaml.FlowStyle != 0
+}
+
 // object finds the target's object where it starts.
 func (f *file) object(t Target) (*yaml.Node, error) {
 	obj := f.objs[[2]int{t.Line, t.Column}]
@@ -128,7 +138,7 @@ func expected(obj *yaml.Node, fx *finding.Fix) error {
 // go together, else as many as do, in order; a fix left out gets the
 // reason in Reason.
 func (f *file) plan(obj *yaml.Node, fixes []*finding.Fix) (changes []change, edits []finding.Edit, applied []*finding.Fix) {
-	p := planner{t: f.text, obj: obj}
+	p := planner{t: f.text, obj: obj, json: f.json(obj)}
 	for _, fx := range fixes {
 		if err := expected(obj, fx); err != nil {
 			fx.Reason = err.Error()
@@ -262,7 +272,7 @@ func (f *file) check(out []byte, edits map[*yaml.Node][]finding.Edit) error {
 			}
 			got, err := yamlvalue.Plain(after[j].Node)
 			if err != nil || !reflect.DeepEqual(want, got) {
-				return fmt.Errorf("the edited file would not decode to %s %s with the fix (an edit went wrong: please report it)", o.Kind, o.Name)
+				return fmt.Errorf("the edit would change more of %s %s than the fix (a block scalar that ends the file without a line break, say), so the file is left as it is", o.Kind, o.Name)
 			}
 		}
 		for j, o := range others {

@@ -76,8 +76,17 @@ func resolve(obj *yaml.Node, path []any) (step, error) {
 
 // planner turns the edits of one object into changes of the text.
 type planner struct {
-	t   *text
-	obj *yaml.Node
+	t    *text
+	obj  *yaml.Node
+	json bool // the file is JSON: what is added must be JSON too
+}
+
+// style is how to write what is added to the list seq (nil: a list to
+// create).
+func (p *planner) style(seq *yaml.Node) style {
+	st := styleOf(seq, p.obj)
+	st.json = p.json
+	return st
 }
 
 // normalize merges the edits of one object: duplicates dropped, edits
@@ -219,7 +228,7 @@ func (p *planner) replace(path []any, value any) ([]change, error) {
 	if !ok || !ok2 {
 		return nil, fmt.Errorf("%s is not written on one line", manifest.FormatPath(path))
 	}
-	st := style{quote: quoteOf(n)}
+	st := style{quote: quoteOf(n), json: p.json}
 	return []change{{start, end, st.scalar(value)}}, nil
 }
 
@@ -239,7 +248,11 @@ func (p *planner) quote(path []any) ([]change, error) {
 	if !ok || !ok2 {
 		return nil, fmt.Errorf("%s is not written on one line", manifest.FormatPath(path))
 	}
-	return []change{{start, end, quoted(n.Value, '"')}}, nil
+	q := byte('"')
+	if p.json {
+		q = 0
+	}
+	return []change{{start, end, quoted(n.Value, q)}}, nil
 }
 
 // remove takes the key at path out of its mapping, or the item out of its
@@ -270,7 +283,7 @@ func (p *planner) removePair(s step) ([]change, error) {
 	}
 	end := p.pairEnd(s.key, s.node)
 	if t.onlySpaceBefore(start) {
-		return []change{{t.lineStart(s.key.Line), end, ""}}, nil
+		return []change{{t.lineStart(p.headLine(s.key, s.key.Column-1)), end, ""}}, nil
 	}
 	// The first key of a "- " item: the next key moves up to its place.
 	m := s.parent
@@ -300,7 +313,26 @@ func (p *planner) removeItem(s step) ([]change, error) {
 	if !ok || t.data[dash] != '-' || !t.onlySpaceBefore(dash) {
 		return nil, errors.New("the item does not start its line with \"- \"")
 	}
-	return []change{{t.lineStart(s.node.Line), t.blockEnd(s.node.Line, s.parent.Column-1, false), ""}}, nil
+	return []change{{t.lineStart(p.headLine(s.node, s.parent.Column-1)), t.blockEnd(s.node.Line, s.parent.Column-1, false), ""}}, nil
+}
+
+// headLine is the first line of what is removed with the field or item n,
+// whose key or "-" is indented by indent: its line, and the comment lines
+// right above it, at its indentation, that the parser gives it as its
+// head comment.
+func (p *planner) headLine(n *yaml.Node, indent int) int {
+	line := n.Line
+	if n.HeadComment == "" {
+		return line
+	}
+	for l := line - 1; l >= 1; l-- {
+		text := p.t.line(l)
+		if n, content := p.t.indent(l); content || n != indent || len(text) == n {
+			break
+		}
+		line = l
+	}
+	return line
 }
 
 // removeFlow removes a pair or an item of a flow collection, with the
@@ -356,7 +388,7 @@ func (p *planner) appendTo(path []any, values []any) ([]change, error) {
 	if seq.Kind != yaml.SequenceNode {
 		return nil, fmt.Errorf("%s is not a list", manifest.FormatPath(path))
 	}
-	st := styleOf(seq, p.obj)
+	st := p.style(seq)
 	t := p.t
 	if seq.Style&yaml.FlowStyle != 0 {
 		return p.appendFlow(seq, st, values)
@@ -404,7 +436,7 @@ func (p *planner) appendFlow(seq *yaml.Node, st style, values []any) ([]change, 
 // addKey adds key: [values...] to the mapping m, after its last pair.
 func (p *planner) addKey(m *yaml.Node, key string, values []any) ([]change, error) {
 	t := p.t
-	st := styleOf(nil, p.obj)
+	st := p.style(nil)
 	if m.Style&yaml.FlowStyle != 0 || len(m.Content) == 0 {
 		start, ok := t.at(m)
 		end, ok2 := t.flowEnd(start)
@@ -417,7 +449,17 @@ func (p *planner) addKey(m *yaml.Node, key string, values []any) ([]change, erro
 		}
 		pair := st.key(key) + ": [" + strings.Join(items, ", ") + "]"
 		close := t.trimSpaceBefore(end - 1)
-		if len(m.Content) > 0 {
+		switch last := m.Content[max(len(m.Content)-2, 0):]; {
+		case len(m.Content) == 0:
+		case t.data[close-1] == ',' && last[0].Line != m.Line:
+			// One pair per line, each with its comma (KYAML).
+			pair = t.eol + strings.Repeat(" ", last[0].Column-1) + pair + ","
+		case t.data[close-1] == ',':
+			pair = " " + pair
+		case last[0].Line != m.Line:
+			// One pair per line (JSON).
+			pair = "," + t.eol + strings.Repeat(" ", last[0].Column-1) + pair
+		default:
 			pair = ", " + pair
 		}
 		return []change{{close, close, pair}}, nil

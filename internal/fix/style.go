@@ -17,31 +17,28 @@ type style struct {
 	flowItems bool // items written {key: a, operator: Exists}
 	inner     int  // columns from an item's "-" to its first key
 	seqIndent int  // columns from a key to the "-" of its block list
+	json      bool // write JSON: keys and strings double-quoted
 }
 
 // styleOf is the style of the list seq (nil for a list to create), in the
-// object obj: the quoting its mapping items' values use most, the shape of
-// its first item, and how the object indents its block lists.
+// object obj: the quoting its items' values use most (the object's, for a
+// list to create), the shape of its first item, and how the object
+// indents its block lists.
 func styleOf(seq, obj *yaml.Node) style {
 	st := style{inner: 2, seqIndent: seqIndentOf(obj)}
-	if seq == nil {
-		return st
-	}
 	counts := map[byte]int{}
-	for _, item := range seq.Content {
-		if item.Kind != yaml.MappingNode {
-			continue
-		}
-		for i := 1; i < len(item.Content); i += 2 {
-			if v := item.Content[i]; v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
-				counts[quoteOf(v)]++
-			}
-		}
+	from := seq
+	if seq == nil {
+		from = obj // a list to create: quote as the object does
 	}
+	countQuotes(from, counts, 0)
 	for _, q := range []byte{'"', '\''} {
 		if counts[q] > counts[0] && counts[q] >= counts['"'+'\''-q] {
 			st.quote = q
 		}
+	}
+	if seq == nil {
+		return st
 	}
 	if len(seq.Content) > 0 {
 		first := seq.Content[0]
@@ -51,6 +48,24 @@ func styleOf(seq, obj *yaml.Node) style {
 		}
 	}
 	return st
+}
+
+// countQuotes counts the quoting of the string values of the mappings in
+// n, by quote (0 for plain).
+func countQuotes(n *yaml.Node, counts map[byte]int, depth int) {
+	if depth > 64 {
+		return
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 1; i < len(n.Content); i += 2 {
+			if v := n.Content[i]; v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
+				counts[quoteOf(v)]++
+			}
+		}
+	}
+	for _, c := range n.Content {
+		countQuotes(c, counts, depth+1)
+	}
 }
 
 // seqIndentOf is how far the object writes a block list's "-" to the
@@ -158,7 +173,7 @@ func (st style) flow(v any) string {
 }
 
 // key is a mapping key: plain where that reads as the string.
-func (st style) key(k string) string { return style{}.scalar(k) }
+func (st style) key(k string) string { return style{json: st.json}.scalar(k) }
 
 // scalar is v as a YAML scalar: a string in the list's quoting, plain only
 // where YAML reads the text back as the same string.
@@ -166,6 +181,8 @@ func (st style) scalar(v any) string {
 	switch v := v.(type) {
 	case string:
 		switch {
+		case st.json:
+			return quoted(v, 0)
 		case st.quote != 0:
 			return quoted(v, st.quote)
 		case plainString(v):
@@ -191,15 +208,24 @@ var notStrings = regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null)$`)
 func plainString(s string) bool { return safePlain.MatchString(s) && !notStrings.MatchString(s) }
 
 // quoted is s in quotes q: single-quoted doubles its quotes; double-quoted
-// escapes as JSON does (valid YAML); a text with a quote or backslash is
-// single-quoted when that needs no escape.
+// escapes as JSON does (valid YAML), and a text with a quote or backslash
+// is single-quoted instead when that needs no escape; q 0 is JSON's
+// double quotes, always.
 func quoted(s string, q byte) string {
+	if q == 0 { // JSON: always double quotes
+		return jsonString(s)
+	}
 	if q == '"' && strings.ContainsAny(s, "\"\\") && !strings.ContainsAny(s, "'\n") {
 		q = '\''
 	}
 	if q == '\'' && !strings.Contains(s, "\n") {
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	}
+	return jsonString(s)
+}
+
+// jsonString is s double-quoted as JSON writes it, which YAML reads too.
+func jsonString(s string) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
