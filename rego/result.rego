@@ -4,6 +4,27 @@
 #   offending field (keys and indexes, as in the object) and a message; dslint
 #   turns the path into the field's own line and column. A path into a field
 #   that is absent points at its nearest existing parent.
+#
+#   A finding whose problem has exactly one right repair also carries it as
+#   data, in "fix" (with_fix): a list of edits to the object the finding is
+#   about, which dslint fix applies to the file without touching anything
+#   else. Each edit names an absolute path into the object, keys and indexes
+#   like a finding's path (k8s.pod_path builds them):
+#
+#   - {"op": "remove", "path": P} removes the mapping key or the list item
+#     at P (remove);
+#   - {"op": "replace", "path": P, "value": V} replaces the scalar at P with
+#     the scalar V (replace);
+#   - {"op": "add", "path": P, "value": V}, where P ends in "-", appends V
+#     (a mapping such as a toleration, or a scalar) to the list at P without
+#     the "-", which is created when absent (append);
+#   - {"op": "quote", "path": P} makes the plain scalar at P that YAML 1.1
+#     reads as a boolean or a number (yes, on, 0755, 1e3) the string it is
+#     written as (quote).
+#
+#   A fix is the repair of its own finding: identical edits of several
+#   findings of an object are made once. A problem with more than one
+#   plausible repair carries no fix.
 package dslint.lib.result
 
 import data.dslint.lib.k8s
@@ -36,3 +57,30 @@ read_as(value) := sprintf("the %s %s", [type_name(value), json.marshal(value)]) 
 	not is_boolean(value)
 	not is_number(value)
 }
+
+# quotable(value) is true when YAML read a plain scalar that should have
+# been a string as a boolean or a number (yes, on, 8, 0755): quoting it as
+# written gives the string its author meant.
+quotable(value) if is_boolean(value)
+
+quotable(value) if is_number(value)
+
+# --- fixes ---------------------------------------------------------------------
+
+# with_fix gives a finding its repair, a list of edits (remove, replace,
+# append, quote) to the object the finding is about.
+with_fix(finding, edits) := object.union(finding, {"fix": edits})
+
+# remove(path) removes the mapping key or the list item at path.
+remove(path) := {"op": "remove", "path": path}
+
+# replace(path, value) replaces the scalar at path with the scalar value.
+replace(path, value) := {"op": "replace", "path": path, "value": value}
+
+# append(list_path, value) appends value to the list at list_path, which is
+# created when absent.
+append(list_path, value) := {"op": "add", "path": array.concat(list_path, ["-"]), "value": value}
+
+# quote(path) makes the plain scalar at path, which YAML reads as a boolean
+# or a number, the string it is written as.
+quote(path) := {"op": "quote", "path": path}

@@ -16,6 +16,7 @@
 #     description: The control-plane taint
 # custom:
 #   severity: warning
+#   fixable: true
 #   intent: |
 #     For DaemonSets meant to run on every node: log shippers, metrics
 #     exporters, security and network agents. It warns when such a DaemonSet
@@ -47,6 +48,8 @@
 #     control-plane nodes, say so with a node constraint (for example a
 #     nodeSelector on the worker pool) or disable the rule for it with the
 #     annotation ignore.dslint.io/daemonset-missing-control-plane-toleration.
+#     dslint fix adds the toleration (both, for a target that taints with
+#     both keys).
 #   bad: |
 #     apiVersion: apps/v1
 #     kind: DaemonSet
@@ -81,7 +84,7 @@ import data.dslint.lib.result
 import data.dslint.lib.settings
 import data.dslint.lib.tolerations as tol
 
-report contains _severity(pod, result.fail(_path(pod), msg)) if {
+report contains _severity(pod, result.with_fix(result.fail(_path(pod), msg), _additions(pod, missing))) if {
 	some pod in k8s.pods
 	pod.daemonset
 	missing := _missing(pod)
@@ -96,9 +99,17 @@ report contains _severity(pod, result.fail(_path(pod), msg)) if {
 		_noun(missing),
 		concat(" and ", [sprintf("%q", [tol.string_of_taint(t)]) | some t in missing]),
 		_master_note(pod),
-		concat(" and ", [sprintf("a toleration {key: %s, operator: Exists, effect: NoSchedule}", [t.key]) | some t in missing]),
+		concat(" and ", [sprintf("a toleration {key: %s, operator: %s, effect: %s}", [a.key, a.operator, a.effect]) | some t in missing; a := _toleration_for(t)]),
 	])
 }
+
+# _toleration_for(taint) is the toleration to add for a missing taint: both
+# control-plane taints have no value and effect NoSchedule.
+_toleration_for(taint) := {"key": taint.key, "operator": "Exists", "effect": "NoSchedule"}
+
+# _additions(pod, missing) is the fix: each missing toleration appended to
+# the pod's tolerations.
+_additions(pod, missing) := [result.append(k8s.pod_path(pod, ["tolerations"]), _toleration_for(t)) | some t in missing]
 
 # _missing(pod) are the taints of control-plane nodes in the target release
 # that the pod does not tolerate.

@@ -33,11 +33,16 @@ _list_path := ["spec", "template", "spec", "tolerations"]
 
 _master_note := " (it tolerates only the old master taint, which kubeadm stopped applying in 1.25)"
 
+# _add(key) is the fix's edit that appends the toleration of the taint key
+# to the pod's tolerations, which are created when absent.
+_add(key) := {"op": "add", "path": ["spec", "template", "spec", "tolerations", "-"], "value": {"key": key, "operator": "Exists", "effect": "NoSchedule"}}
+
 # _missing(name, path, note) is the warning about the DaemonSet name, at
 # path, that does not tolerate the control-plane taint; note follows the
-# taint.
+# taint. Its fix adds the toleration, wherever the finding points.
 _missing(name, path, note) := {
 	"path": path,
+	"fix": [_add(_cp)],
 	"message": sprintf("daemonset %q does not tolerate the control-plane taint \"node-role.kubernetes.io/control-plane:NoSchedule\"%s: it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}", [name, note]),
 }
 
@@ -327,12 +332,14 @@ test_target_version if {
 	g := rule.report with input as _daemonset({}) with data.dslint.config as {"kubernetesVersion": "1.24"}
 	g == {{
 		"path": _spec_path,
+		"fix": [_add(_cp), _add(_master)],
 		"message": "daemonset \"log-shipper\" does not tolerate the control-plane taints \"node-role.kubernetes.io/control-plane:NoSchedule\" and \"node-role.kubernetes.io/master:NoSchedule\": it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} and a toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}}
 	cp_only := _daemonset({"tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoSchedule"}]})
 	h := rule.report with input as cp_only with data.dslint.config as {"kubernetesVersion": "1.23"}
 	h == {{
 		"path": _list_path,
+		"fix": [_add(_master)],
 		"message": "daemonset \"log-shipper\" does not tolerate the control-plane taint \"node-role.kubernetes.io/master:NoSchedule\": it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}}
 }

@@ -26,6 +26,7 @@
 #     description: KEP-2067, rename the kubeadm "master" label and taint
 # custom:
 #   severity: warning
+#   fixable: true
 #   intent: |
 #     Fires on a toleration of node-role.kubernetes.io/master without a
 #     matching toleration of node-role.kubernetes.io/control-plane (at the
@@ -48,7 +49,10 @@
 #     remains. Select control-plane nodes by the label
 #     node-role.kubernetes.io/control-plane instead of
 #     node-role.kubernetes.io/master, or, to support both, use two
-#     node-affinity terms (they are ORed), one per label.
+#     node-affinity terms (they are ORed), one per label. dslint fix adds
+#     the control-plane toleration next to a master one; a selector on the
+#     master label has more than one repair (replace the label, or add a
+#     term for the new one) and is left to you.
 #   bad: |
 #     apiVersion: apps/v1
 #     kind: Deployment
@@ -106,8 +110,9 @@ _control_plane := "node-role.kubernetes.io/control-plane"
 
 # --- tolerations ----------------------------------------------------------------
 
-# t.key is tol.field(t, "key") whenever it can equal the master key.
-report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg) if {
+# t.key is tol.field(t, "key") whenever it can equal the master key. The
+# fix adds the toleration the message names.
+report contains result.with_fix(result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg), [result.append(k8s.pod_path(pod, ["tolerations"]), _counterpart(t))]) if {
 	settings.kubernetes_minor >= 25
 	not _openshift_payload
 	some pod in k8s.pods
@@ -176,9 +181,23 @@ _twin_value(t) := tol.field(t, "value") if tol.field(t, "operator") in {"", "Equ
 
 _twin_value(t) := "" if not tol.field(t, "operator") in {"", "Equal"}
 
-_operator(t) := sprintf("Equal, value: %q", [tol.field(t, "value")]) if {
+# _counterpart(t) is the toleration of the control-plane taint to add next
+# to the master toleration t: Equal with t's value when t has one, else
+# Exists, with t's effect and tolerationSeconds when it has them.
+_counterpart(t) := object.union(_counterpart_match(t), {name: v |
+	some name in ["effect", "tolerationSeconds"]
+	v := t[name]
+	not v in {null, ""}
+})
+
+_counterpart_match(t) := {"key": _control_plane, "operator": "Equal", "value": tol.field(t, "value")} if {
 	tol.field(t, "operator") in {"", "Equal"}
 	tol.field(t, "value") != ""
+} else := {"key": _control_plane, "operator": "Exists"}
+
+_operator(t) := sprintf("Equal, value: %q", [c.value]) if {
+	c := _counterpart_match(t)
+	c.operator == "Equal"
 } else := "Exists"
 
 _effect_suffix(t) := sprintf(", effect: %s", [tol.field(t, "effect")]) if tol.field(t, "effect") != ""

@@ -35,12 +35,14 @@ _master_exists := {"key": _m, "operator": "Exists", "effect": "NoSchedule"}
 
 _cp_exists := {"key": _cp, "operator": "Exists", "effect": "NoSchedule"}
 
-# _toleration(i, add) is the finding for the master toleration i without a
-# counterpart; add is the counterpart's operator and effect as suggested.
-_toleration(i, add) := _toleration_at(_tp(i), add)
+# _toleration(i, add, counterpart) is the finding for the master toleration
+# i without a counterpart; add is the counterpart's operator and effect as
+# the message suggests, and its fix appends counterpart to the list.
+_toleration(i, add, counterpart) := _toleration_at(_tp(i), add, counterpart)
 
-_toleration_at(path, add) := {
+_toleration_at(path, add, counterpart) := {
 	"path": path,
+	"fix": [{"op": "add", "path": array.concat(array.slice(path, 0, count(path) - 2), ["-"]), "value": counterpart}],
 	"message": sprintf("toleration of the deprecated taint \"node-role.kubernetes.io/master\" has no counterpart for \"node-role.kubernetes.io/control-plane\": kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes \"node-role.kubernetes.io/control-plane:NoSchedule\" instead, so this toleration no longer lets pods onto them; add {key: node-role.kubernetes.io/control-plane, operator: %s} next to it", [add]),
 }
 
@@ -60,15 +62,17 @@ _silent(obj) if rule.report == set() with input as obj
 
 # --- tolerations: fires -----------------------------------------------------------
 
+# The fix appends the counterpart the message names to the tolerations.
 test_only_master_toleration if {
 	rule.report == {{
 		"path": _tp(0),
+		"fix": [{"op": "add", "path": ["spec", "template", "spec", "tolerations", "-"], "value": _cp_exists}],
 		"message": "toleration of the deprecated taint \"node-role.kubernetes.io/master\" has no counterpart for \"node-role.kubernetes.io/control-plane\": kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes \"node-role.kubernetes.io/control-plane:NoSchedule\" instead, so this toleration no longer lets pods onto them; add {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} next to it",
 	}} with input as _tols([_master_exists])
 }
 
 test_points_at_the_master_toleration_among_others if {
-	rule.report == {_toleration(1, _exists_noschedule)} with input as _tols([
+	rule.report == {_toleration(1, _exists_noschedule, _cp_exists)} with input as _tols([
 		{"key": "dedicated", "operator": "Equal", "value": "infra", "effect": "NoSchedule"},
 		_master_exists,
 	])
@@ -76,44 +80,52 @@ test_points_at_the_master_toleration_among_others if {
 
 # Key exact; any operator or effect.
 test_key_only_master_toleration if {
-	rule.report == {_toleration(0, _exists_noschedule)} with input as _tols([{"key": _m, "effect": "NoSchedule"}])
+	rule.report == {_toleration(0, _exists_noschedule, _cp_exists)} with input as _tols([{"key": _m, "effect": "NoSchedule"}])
 }
 
 test_master_without_effect if {
-	rule.report == {_toleration(0, "Exists")} with input as _tols([{"key": _m, "operator": "Exists"}])
+	rule.report == {_toleration(0, "Exists", {"key": _cp, "operator": "Exists"})} with input as _tols([{"key": _m, "operator": "Exists"}])
 }
 
 test_master_with_value_suggests_same_value if {
-	rule.report == {_toleration(0, "Equal, value: \"true\", effect: NoSchedule")} with input as _tols([{"key": _m, "operator": "Equal", "value": "true", "effect": "NoSchedule"}])
+	rule.report == {_toleration(0, "Equal, value: \"true\", effect: NoSchedule", {"key": _cp, "operator": "Equal", "value": "true", "effect": "NoSchedule"})} with input as _tols([{"key": _m, "operator": "Equal", "value": "true", "effect": "NoSchedule"}])
+}
+
+# The counterpart keeps the master toleration's tolerationSeconds, and
+# nothing the master toleration leaves empty or null.
+test_master_counterpart_keeps_toleration_seconds if {
+	rule.report == {_toleration(0, "Exists, effect: NoExecute", {"key": _cp, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60})} with input as _tols([{"key": _m, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}])
+	rule.report == {_toleration(0, "Exists", {"key": _cp, "operator": "Exists"})} with input as _tols([{"key": _m, "operator": "Equal", "value": "", "effect": ""}])
+	rule.report == {_toleration(0, "Exists", {"key": _cp, "operator": "Exists"})} with input as _tols([{"key": _m, "value": null, "effect": null}])
 }
 
 test_master_noexecute if {
-	rule.report == {_toleration(0, "Exists, effect: NoExecute")} with input as _tols([{"key": _m, "operator": "Exists", "effect": "NoExecute"}])
+	rule.report == {_toleration(0, "Exists, effect: NoExecute", {"key": _cp, "operator": "Exists", "effect": "NoExecute"})} with input as _tols([{"key": _m, "operator": "Exists", "effect": "NoExecute"}])
 }
 
 test_two_master_tolerations_two_findings if {
 	rule.report == {
-		_toleration(0, _exists_noschedule),
-		_toleration(1, "Exists, effect: NoExecute"),
+		_toleration(0, _exists_noschedule, _cp_exists),
+		_toleration(1, "Exists, effect: NoExecute", {"key": _cp, "operator": "Exists", "effect": "NoExecute"}),
 	} with input as _tols([_master_exists, {"key": _m, "operator": "Exists", "effect": "NoExecute"}])
 }
 
 test_pod_and_daemonset if {
-	rule.report == {_toleration_at(["spec", "tolerations", 0, "key"], _exists_noschedule)} with input as _pod({"tolerations": [_master_exists]})
-	rule.report == {_toleration(0, _exists_noschedule)} with input as _ds({"tolerations": [_master_exists]})
+	rule.report == {_toleration_at(["spec", "tolerations", 0, "key"], _exists_noschedule, _cp_exists)} with input as _pod({"tolerations": [_master_exists]})
+	rule.report == {_toleration(0, _exists_noschedule, _cp_exists)} with input as _ds({"tolerations": [_master_exists]})
 }
 
 # A control-plane toleration that does not match the kubeadm taint (a value
 # the taint does not have) is no counterpart of a valueless master one.
 test_control_plane_toleration_that_does_not_match if {
-	rule.report == {_toleration(0, _exists_noschedule)} with input as _tols([
+	rule.report == {_toleration(0, _exists_noschedule, _cp_exists)} with input as _tols([
 		_master_exists,
 		{"key": _cp, "operator": "Equal", "value": "true", "effect": "NoSchedule"},
 	])
 }
 
 test_control_plane_toleration_of_other_effect if {
-	rule.report == {_toleration(0, _exists_noschedule)} with input as _tols([
+	rule.report == {_toleration(0, _exists_noschedule, _cp_exists)} with input as _tols([
 		_master_exists,
 		{"key": _cp, "operator": "Exists", "effect": "NoExecute"},
 	])
@@ -121,7 +133,7 @@ test_control_plane_toleration_of_other_effect if {
 
 # An operator in the wrong case matches nothing: no counterpart.
 test_control_plane_toleration_that_matches_nothing if {
-	rule.report == {_toleration(0, _exists_noschedule)} with input as _tols([_master_exists, {"key": _cp, "operator": "exists", "effect": "NoSchedule"}])
+	rule.report == {_toleration(0, _exists_noschedule, _cp_exists)} with input as _tols([_master_exists, {"key": _cp, "operator": "exists", "effect": "NoSchedule"}])
 }
 
 # --- tolerations: silent ---------------------------------------------------------
@@ -177,6 +189,9 @@ test_malformed_tolerations_silent if {
 
 # --- node selection ----------------------------------------------------------------
 
+# Findings on node selection carry no fix: replacing the label and adding a
+# term for the new one are both right (the tests compare whole findings).
+
 _ns_path := ["spec", "template", "spec", "nodeSelector", _m]
 
 _selector := {"path": _ns_path, "message": _selector_message}
@@ -191,7 +206,7 @@ test_node_selector_master_and_control_plane if {
 }
 
 test_node_selector_and_toleration_two_findings if {
-	rule.report == {_selector, _toleration(0, _exists_noschedule)} with input as _deploy({"nodeSelector": {_m: "true"}, "tolerations": [_master_exists]})
+	rule.report == {_selector, _toleration(0, _exists_noschedule, _cp_exists)} with input as _deploy({"nodeSelector": {_m: "true"}, "tolerations": [_master_exists]})
 }
 
 test_node_selector_on_pod if {
@@ -285,7 +300,7 @@ test_cronjob_paths if {
 	}
 	rule.report == {
 		{"path": ["spec", "jobTemplate", "spec", "template", "spec", "nodeSelector", _m], "message": _selector_message},
-		_toleration_at(["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0, "key"], _exists_noschedule),
+		_toleration_at(["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0, "key"], _exists_noschedule, _cp_exists),
 	} with input as obj
 }
 
@@ -293,7 +308,7 @@ test_cronjob_paths if {
 # target version nothing is reported (reference §6).
 test_target_version if {
 	obj := _deploy({"nodeSelector": {_m: ""}, "tolerations": [_master_exists]})
-	both := {_selector, _toleration(0, _exists_noschedule)}
+	both := {_selector, _toleration(0, _exists_noschedule, _cp_exists)}
 	rule.report == both with input as obj
 	rule.report == {_selector} with input as obj with data.dslint.config as {"kubernetesVersion": "1.24"}
 	rule.report == set() with input as obj with data.dslint.config as {"kubernetesVersion": "1.23"}
@@ -306,7 +321,7 @@ test_openshift_payload_is_silent if {
 	obj := _deploy({"nodeSelector": {_m: ""}, "tolerations": [_master_exists]})
 	_silent(json.patch(obj, [{"op": "add", "path": "/metadata/annotations", "value": {"include.release.openshift.io/self-managed-high-availability": "true"}}]))
 	_silent(json.patch(obj, [{"op": "replace", "path": "/metadata/namespace", "value": "openshift-ingress-operator"}]))
-	rule.report == {_selector, _toleration(0, _exists_noschedule)} with input as json.patch(obj, [{"op": "replace", "path": "/metadata/namespace", "value": "openshift"}])
+	rule.report == {_selector, _toleration(0, _exists_noschedule, _cp_exists)} with input as json.patch(obj, [{"op": "replace", "path": "/metadata/namespace", "value": "openshift"}])
 }
 
 # Only lists are read: a mapping where the API has a list is not iterated,
@@ -340,7 +355,7 @@ _ray_pod(spec) := object.union({"containers": [{"name": "ray", "image": "ray:2"}
 # cover a worker group, and each finding points into its template.
 test_raycluster_worker_group if {
 	rule.report == {
-		_toleration_at(["spec", "workerGroupSpecs", 1, "template", "spec", "tolerations", 0, "key"], _exists_noschedule),
+		_toleration_at(["spec", "workerGroupSpecs", 1, "template", "spec", "tolerations", 0, "key"], _exists_noschedule, _cp_exists),
 		{"path": ["spec", "workerGroupSpecs", 1, "template", "spec", "nodeSelector", _m], "message": _selector_message},
 	} with input as {
 		"apiVersion": "ray.io/v1",

@@ -22,6 +22,7 @@
 #     description: Taint based evictions and tolerationSeconds
 # custom:
 #   severity: warning
+#   fixable: true
 #   intent: |
 #     Fires on a DaemonSet toleration of the not-ready or unreachable NoExecute
 #     taint with tolerationSeconds that the DaemonSet controller replaces by
@@ -38,7 +39,9 @@
 #     tolerationSeconds: 300}): the controller keeps it, and as the first
 #     matching toleration it sets the timeout. The controller does not
 #     recreate the pod while the node also has the not-ready (or unreachable)
-#     NoSchedule taint.
+#     NoSchedule taint. dslint fix removes tolerationSeconds, which changes
+#     nothing the pods get; the toleration left is the controller's own,
+#     which redundant-daemonset-toleration then reports.
 #   bad: |
 #     apiVersion: apps/v1
 #     kind: DaemonSet
@@ -82,7 +85,7 @@ _conditions := {
 	"node.kubernetes.io/unreachable": "unreachable",
 }
 
-report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "tolerationSeconds"]), msg) if {
+report contains result.with_fix(result.fail(k8s.pod_path(pod, ["tolerations", i, "tolerationSeconds"]), msg), [result.remove(k8s.pod_path(pod, ["tolerations", i, "tolerationSeconds"]))]) if {
 	some pod in k8s.pods
 	pod.daemonset
 	some i, t in pod.valid_tolerations

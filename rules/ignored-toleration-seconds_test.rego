@@ -38,9 +38,13 @@ _never(key) := sprintf("so daemonset pods are never evicted from %s nodes; remov
 
 _follows(key, j, secs) := sprintf("so eviction from %s nodes follows tolerations[%d] (tolerationSeconds %v) instead; remove this tolerationSeconds", [_condition[key], j, secs])
 
+# _drop(i) is the fix's edit: it removes the tolerationSeconds of toleration
+# i, which the controller drops anyway.
+_drop(i) := {"op": "remove", "path": _sp(i)}
+
 # _never_evicted(i, secs, key) is the finding for toleration i whose timeout
 # is dropped, with nothing else to evict the pods.
-_never_evicted(i, secs, key) := {"path": _sp(i), "message": _ignored(secs, key, _never(key))}
+_never_evicted(i, secs, key) := {"path": _sp(i), "fix": [_drop(i)], "message": _ignored(secs, key, _never(key))}
 
 _silent(obj) if rule.report == set() with input as obj
 
@@ -48,7 +52,7 @@ _silent(obj) if rule.report == set() with input as obj
 
 test_not_ready_exists_with_seconds if {
 	rule.report == {{
-		"path": _sp(0),
+		"path": _sp(0), "fix": [_drop(0)],
 		"message": "tolerationSeconds 300 is ignored: the DaemonSet controller replaces this toleration with its own {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute}, which has no tolerationSeconds, so daemonset pods are never evicted from not-ready nodes; remove tolerationSeconds (or, to keep a timeout, write this toleration with operator Equal and no value: the controller keeps that one)",
 	}} with input as _tols([_timed(_nr, "Exists", 300)])
 }
@@ -86,13 +90,13 @@ test_duplicates_both_replaced if {
 # An earlier kept toleration with a timeout decides eviction: say so.
 test_earlier_equal_toleration_decides if {
 	rule.report == {{
-		"path": _sp(1),
+		"path": _sp(1), "fix": [_drop(1)],
 		"message": "tolerationSeconds 60 is ignored: the DaemonSet controller replaces this toleration with its own {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute}, which has no tolerationSeconds, so eviction from not-ready nodes follows tolerations[0] (tolerationSeconds 30) instead; remove this tolerationSeconds",
 	}} with input as _tols([_timed(_nr, "Equal", 30), _timed(_nr, "Exists", 60)])
 }
 
 test_earlier_wildcard_with_seconds_decides if {
-	rule.report == {{"path": _sp(1), "message": _ignored(60, _ur, _follows(_ur, 0, 10))}} with input as _tols([
+	rule.report == {{"path": _sp(1), "fix": [_drop(1)], "message": _ignored(60, _ur, _follows(_ur, 0, 10))}} with input as _tols([
 		{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 10},
 		_timed(_ur, "Exists", 60),
 	])
@@ -118,7 +122,7 @@ test_earlier_entry_that_is_not_a_mapping_decides_forever if {
 # does not, whatever its place.
 test_earlier_toleration_of_another_key_does_not_decide if {
 	rule.report == {_never_evicted(1, 300, _nr)} with input as _tols([_timed(_ur, "Equal", 5), _timed(_nr, "Exists", 300)])
-	rule.report == {_never_evicted(0, 300, _nr), {"path": _sp(3), "message": _ignored(20, _ur, _follows(_ur, 2, 5))}} with input as _tols([
+	rule.report == {_never_evicted(0, 300, _nr), {"path": _sp(3), "fix": [_drop(3)], "message": _ignored(20, _ur, _follows(_ur, 2, 5))}} with input as _tols([
 		_timed(_nr, "Exists", 300),
 		{"key": "a", "operator": "Exists"},
 		_timed(_ur, "Equal", 5),

@@ -27,6 +27,7 @@
 #     description: Pod API reference, NodeAffinity
 # custom:
 #   severity: error
+#   fixable: true
 #   intent: |
 #     Fires on every nodeSelector or node-affinity field the API server
 #     rejects, and on those it accepts that never match (an empty term, a
@@ -41,7 +42,9 @@
 #     NotIn and one node name. Quote label values that look like booleans or
 #     numbers. Write requiredDuringSchedulingIgnoredDuringExecution as a
 #     mapping with nodeSelectorTerms, and give every preference a weight from 1
-#     to 100.
+#     to 100. dslint fix quotes a nodeSelector value or a requirement's value
+#     that YAML reads as a boolean or number; the other problems have more
+#     than one repair and are left to you.
 #   bad: |
 #     apiVersion: apps/v1
 #     kind: Deployment
@@ -121,7 +124,7 @@ _problems contains result.fail(k8s.pod_path(pod, ["nodeSelector", key]), msg) if
 	msg := sprintf("nodeSelector key %q is not a valid label key: %s", [key, labels.key_problem(key)])
 }
 
-_problems contains result.fail(k8s.pod_path(pod, ["nodeSelector", key]), msg) if {
+_problems contains _quoted(result.fail(k8s.pod_path(pod, ["nodeSelector", key]), msg), value) if {
 	some pod in _pods
 	some key, value in nodes.node_selector(pod.spec)
 	msg := _selector_value_problem(key, value)
@@ -222,7 +225,7 @@ _problems contains result.fail(k8s.pod_path(pod, array.concat(r.field, ["values"
 	msg := _values_problem(r.fields, r.req)
 }
 
-_problems contains result.fail(k8s.pod_path(pod, array.concat(r.field, ["values", k])), msg) if {
+_problems contains _quoted(result.fail(k8s.pod_path(pod, array.concat(r.field, ["values", k])), msg), value) if {
 	some pod in _pods
 	some r in _requirements(pod)
 	values := sat.values(r.req)
@@ -523,6 +526,14 @@ _preference_note(false) := ""
 _preference_note(true) := sprintf(" (the API server accepts it in a preference, but %s)", [_silent_failure(true)])
 
 # --- helpers ------------------------------------------------------------------------------
+
+# _quoted(f, value) is finding f about value with its one right repair when
+# YAML read value as a boolean or a number (true, yes, 8): the string as
+# written, which the finding's message asks for. A null, a mapping or a list
+# has no text to quote, and a string value's problem no one right repair.
+_quoted(f, value) := result.with_fix(f, [result.quote(f.path)]) if {
+	result.quotable(value)
+} else := f
 
 _has_any(obj, names) if {
 	is_object(obj)

@@ -43,6 +43,10 @@ _in(key, values) := {"key": key, "operator": "In", "values": values}
 
 _f(path, message) := {"path": path, "message": message}
 
+# _quoted(path, message) is a finding whose fix quotes the value at its path,
+# which YAML read as a boolean or a number.
+_quoted(path, message) := {"path": path, "message": message, "fix": [{"op": "quote", "path": path}]}
+
 _name_problem := "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 
 _value_problem := "must be empty or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
@@ -109,12 +113,22 @@ test_node_selector_value_too_long if {
 
 test_node_selector_boolean_value if {
 	r := rule.report with input as _deployment({"nodeSelector": {"nvidia.com/gpu.present": true}})
-	r == {_f(array.concat(_tpl, ["nodeSelector", "nvidia.com/gpu.present"]), "nodeSelector value ⟦written:true⟧ of \"nvidia.com/gpu.present\" is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")")}
+	r == {_quoted(array.concat(_tpl, ["nodeSelector", "nvidia.com/gpu.present"]), "nodeSelector value ⟦written:true⟧ of \"nvidia.com/gpu.present\" is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")")}
 }
 
 test_node_selector_number_value if {
 	r := rule.report with input as _deployment({"nodeSelector": {"cores": 8}})
-	r == {_f(array.concat(_tpl, ["nodeSelector", "cores"]), "nodeSelector value ⟦written:8⟧ of \"cores\" is not a string (YAML reads it as the number 8); quote it (\"⟦written:8⟧\")")}
+	r == {_quoted(array.concat(_tpl, ["nodeSelector", "cores"]), "nodeSelector value ⟦written:8⟧ of \"cores\" is not a string (YAML reads it as the number 8); quote it (\"⟦written:8⟧\")")}
+}
+
+# A null, a mapping or a list has no text to quote: their findings carry no
+# fix, and neither does a string value's problem.
+test_node_selector_values_without_one_repair_carry_no_fix if {
+	r := rule.report with input as _deployment({"nodeSelector": {"pool": {"name": "gpu"}, "zone": ["a"], "rack": "not ok"}})
+	count(r) == 3
+	every f in r {
+		not f.fix
+	}
 }
 
 test_node_selector_as_list if {
@@ -236,7 +250,7 @@ test_gt_integer_forms if {
 
 test_gt_with_an_unquoted_number if {
 	r := rule.report with input as _expr({"key": "cores", "operator": "Gt", "values": [8]})
-	r == {_f(_expr_path(0, 0, ["values", 0]), "value ⟦written:8⟧ is not a string (YAML reads it as the number 8); quote it (\"⟦written:8⟧\")")}
+	r == {_quoted(_expr_path(0, 0, ["values", 0]), "value ⟦written:8⟧ is not a string (YAML reads it as the number 8); quote it (\"⟦written:8⟧\")")}
 }
 
 test_unknown_operator_wrong_case if {
@@ -272,8 +286,21 @@ test_invalid_values if {
 	r := rule.report with input as _expr(_in("pool", ["ok", "not ok", true]))
 	r == {
 		_f(_expr_path(0, 0, ["values", 1]), sprintf("node affinity value \"not ok\" is not a valid label value: %s", [_value_problem])),
-		_f(_expr_path(0, 0, ["values", 2]), "value ⟦written:true⟧ is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")"),
+		_quoted(_expr_path(0, 0, ["values", 2]), "value ⟦written:true⟧ is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")"),
 	}
+}
+
+# A requirement's value in a preference, and a node name of matchFields,
+# that YAML read as a number are quoted too; a null or a mapping is not.
+test_misread_values_of_preferences_and_match_fields if {
+	r := rule.report with input as _deployment(_with_preferred([{"weight": 10, "preference": {"matchExpressions": [_in("gen", [5, null, {"a": "b"}])]}}]))
+	r == {
+		_quoted(array.concat(_pref_path, [0, "preference", "matchExpressions", 0, "values", 0]), "value ⟦written:5⟧ is not a string (YAML reads it as the number 5); quote it (\"⟦written:5⟧\")"),
+		_f(array.concat(_pref_path, [0, "preference", "matchExpressions", 0, "values", 1]), "value ⟦written:null⟧ is not a string (YAML reads it as the null null); quote it (\"⟦written:null⟧\")"),
+		_f(array.concat(_pref_path, [0, "preference", "matchExpressions", 0, "values", 2]), "value ⟦written:{\"a\": \"b\"}⟧ is not a string (YAML reads it as the object {\"a\":\"b\"}); quote it (\"⟦written:{\"a\": \"b\"}⟧\")"),
+	}
+	s := rule.report with input as _field({"key": "metadata.name", "operator": "In", "values": [42]})
+	s == {_quoted(_field_path(0, 0, ["values", 0]), "value ⟦written:42⟧ is not a string (YAML reads it as the number 42); quote it (\"⟦written:42⟧\")")}
 }
 
 test_values_as_string if {
@@ -404,7 +431,7 @@ test_pod_path if {
 
 test_daemonset_is_an_error_too if {
 	r := rule.report with input as object.union(_deployment({"nodeSelector": {"pool": false}}), {"kind": "DaemonSet"})
-	r == {_f(array.concat(_tpl, ["nodeSelector", "pool"]), "nodeSelector value ⟦written:false⟧ of \"pool\" is not a string (YAML reads it as the boolean false); quote it (\"⟦written:false⟧\")")}
+	r == {_quoted(array.concat(_tpl, ["nodeSelector", "pool"]), "nodeSelector value ⟦written:false⟧ of \"pool\" is not a string (YAML reads it as the boolean false); quote it (\"⟦written:false⟧\")")}
 }
 
 test_cronjob_path if {

@@ -18,6 +18,7 @@
 #     description: Taints and Tolerations
 # custom:
 #   severity: error
+#   fixable: true
 #   intent: |
 #     Fires on every toleration the API server rejects, or that can never
 #     match, at the offending field: the one rule that judges a rejected
@@ -30,6 +31,11 @@
 #     and no value (or no key at all to tolerate every taint). Write effects as
 #     NoSchedule, PreferNoSchedule or NoExecute, quote values that look like
 #     booleans or numbers, and only set tolerationSeconds with effect NoExecute.
+#     dslint fix spells an operator or effect written in the wrong case
+#     (exists, noschedule) as it should be, removes the value of an Exists
+#     toleration, and quotes a key or value that YAML reads as a boolean or
+#     number (an Exists toleration's value goes instead); the other problems
+#     have more than one repair and are left to you.
 #   bad: |
 #     apiVersion: v1
 #     kind: Pod
@@ -90,7 +96,7 @@ _problems contains result.fail(at, msg) if {
 }
 
 # Wrong types fail decoding before any other check runs.
-_problems contains result.fail(_field(at, name), msg) if {
+_problems contains _type_fix(result.fail(_field(at, name), msg), at, t, name) if {
 	some at, t in _rejected
 	is_object(t)
 	some name in _string_fields
@@ -107,7 +113,7 @@ _problems contains result.fail(_field(at, "tolerationSeconds"), msg) if {
 	msg := sprintf("tolerationSeconds %s must be an integer number of seconds", [_show(secs)])
 }
 
-_problems contains result.fail(_field(at, "operator"), msg) if {
+_problems contains _case_fix(result.fail(_field(at, "operator"), msg), at, t, "operator", ["Equal", "Exists"]) if {
 	some at, t in _typed
 	op := tol.field(t, "operator")
 	not op in {"", "Equal", "Exists", "Lt", "Gt"}
@@ -122,7 +128,7 @@ _problems contains result.fail(_field(at, "operator"), msg) if {
 	msg := sprintf("toleration operator %q needs the TaintTolerationComparisonOperators feature gate (alpha, off by default): the API server rejects it and it matches no taint", [op])
 }
 
-_problems contains result.fail(_field(at, "operator"), msg) if {
+_problems contains _case_fix(result.fail(_field(at, "operator"), msg), at, t, "operator", ["Exists"]) if {
 	some at, t in _typed
 	tol.field(t, "key") == ""
 	op := tol.field(t, "operator")
@@ -138,7 +144,7 @@ _problems contains result.fail(_field(at, "key"), msg) if {
 	msg := sprintf("toleration key %q is not a valid label key: %s", [key, problem])
 }
 
-_problems contains result.fail(_field(at, "value"), msg) if {
+_problems contains result.with_fix(result.fail(_field(at, "value"), msg), [result.remove(_field(at, "value"))]) if {
 	some at, t in _typed
 	tol.field(t, "operator") == "Exists"
 	value := tol.field(t, "value")
@@ -164,7 +170,7 @@ _problems contains result.fail(_field(at, "value"), msg) if {
 	msg := sprintf("toleration value %q must be a decimal integer in canonical form (no leading zeros or \"+\", within int64) for operator %q", [value, op])
 }
 
-_problems contains result.fail(_field(at, "effect"), msg) if {
+_problems contains _case_fix(result.fail(_field(at, "effect"), msg), at, t, "effect", _effects) if {
 	some at, t in _typed
 	effect := tol.field(t, "effect")
 	effect != ""
@@ -172,7 +178,7 @@ _problems contains result.fail(_field(at, "effect"), msg) if {
 	msg := sprintf("toleration effect %q is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\"%s", [effect, _did_you_mean(effect, _effects)])
 }
 
-_problems contains result.fail(_seconds_path(at, t), msg) if {
+_problems contains _case_fix(result.fail(_seconds_path(at, t), msg), at, t, "effect", ["NoExecute"]) if {
 	some at, t in _typed
 	t.tolerationSeconds != null
 	effect := tol.field(t, "effect")
@@ -204,10 +210,50 @@ _supported_operators := "\"Equal\" or \"Exists\"" if not settings.comparison_ope
 
 _supported_operators := "\"Equal\", \"Exists\", \"Lt\" or \"Gt\"" if settings.comparison_operators
 
-_did_you_mean(s, options) := sprintf(" (did you mean %q?)", [o]) if {
+_did_you_mean(s, options) := sprintf(" (did you mean %q?)", [_proper_case(s, options)]) if {
+	_proper_case(s, options)
+} else := ""
+
+# _proper_case(s, options) is the option that s spells in the wrong case.
+_proper_case(s, options) := o if {
 	some o in options
 	lower(o) == lower(s)
-} else := ""
+}
+
+# --- fixes ------------------------------------------------------------------------
+
+# _case_fix(f, at, t, name, options) is finding f with its repair when field
+# name of the toleration t at path at is one of options in the wrong case
+# ("exists", "noschedule"): the option's spelling. A toleration whose
+# operator becomes Exists also loses its value, which Exists rejects. Any
+# other operator or effect has no one right replacement: f stays as it is.
+_case_fix(f, at, t, name, options) := result.with_fix(f, array.concat([result.replace(_field(at, name), o)], _value_removal(at, t, o))) if {
+	o := _proper_case(tol.field(t, name), options)
+} else := f
+
+_value_removal(at, t, o) := [result.remove(_field(at, "value"))] if {
+	o == "Exists"
+	tol.field(t, "value") != ""
+} else := []
+
+# _type_fix(f, at, t, name) is finding f with its repair when YAML read the
+# key or the value as a boolean or a number (value: yes, key: 8): the string
+# as written, or, for the value of an Exists toleration, no value at all,
+# since Exists rejects any. No operator or effect is a boolean or a number
+# once quoted, and a mapping, a list or a null has no text to quote: those
+# keep no fix.
+_type_fix(f, at, t, "value") := result.with_fix(f, [result.remove(_field(at, "value"))]) if {
+	result.quotable(t.value)
+	tol.field(t, "operator") == "Exists"
+} else := result.with_fix(f, [result.quote(_field(at, "value"))]) if {
+	result.quotable(t.value)
+} else := f
+
+_type_fix(f, at, t, "key") := result.with_fix(f, [result.quote(_field(at, "key"))]) if {
+	result.quotable(t.key)
+} else := f
+
+_type_fix(f, _, _, name) := f if name in {"operator", "effect"}
 
 _show_operator("") := "no operator (Equal)"
 

@@ -34,6 +34,24 @@ _findings_gate_on(tol) := r if {
 # _p(field) is the path of a field of the Pod's first toleration.
 _p(field) := ["spec", "tolerations", 0, field]
 
+# _replace(field, value), _remove(field) and _quote(field) are the edits of
+# a fix to a field of the Pod's first toleration.
+_replace(field, value) := {"op": "replace", "path": _p(field), "value": value}
+
+_remove(field) := {"op": "remove", "path": _p(field)}
+
+_quote(field) := {"op": "quote", "path": _p(field)}
+
+# _unfixed(t) is true when the Pod with that one toleration has findings and
+# none of them carries a fix.
+_unfixed(t) if {
+	fs := _findings(t)
+	count(fs) > 0
+	every f in fs {
+		not f.fix
+	}
+}
+
 _key_message := "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 
 _value_message := "must be empty or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
@@ -47,10 +65,12 @@ test_unknown_operator if {
 	}}
 }
 
+# An operator in the wrong case has one right spelling: the fix writes it.
 test_lowercase_exists_with_hint if {
 	_findings({"key": "nvidia.com/gpu", "operator": "exists", "effect": "NoSchedule"}) == {{
 		"path": _p("operator"),
 		"message": "toleration operator \"exists\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)",
+		"fix": [_replace("operator", "Exists")],
 	}}
 }
 
@@ -58,7 +78,32 @@ test_uppercase_equal_with_hint if {
 	_findings({"key": "dedicated", "operator": "EQUAL", "value": "gpu"}) == {{
 		"path": _p("operator"),
 		"message": "toleration operator \"EQUAL\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Equal\"?)",
+		"fix": [_replace("operator", "Equal")],
 	}}
+}
+
+# Exists rejects a value, which the unknown operator hid (upstream checks the
+# value only for an operator it knows): writing Exists without removing the
+# value would leave the toleration rejected.
+test_lowercase_exists_with_a_value_loses_the_value if {
+	_findings({"key": "nvidia.com/gpu", "operator": "exists", "value": "true"}) == {{
+		"path": _p("operator"),
+		"message": "toleration operator \"exists\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)",
+		"fix": [_replace("operator", "Exists"), _remove("value")],
+	}}
+	_findings({"key": "nvidia.com/gpu", "operator": "EXISTS", "value": ""}) == {{
+		"path": _p("operator"),
+		"message": "toleration operator \"EXISTS\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)",
+		"fix": [_replace("operator", "Exists")],
+	}}
+}
+
+# An operator that is no supported one in any case has no one right
+# replacement.
+test_unknown_operators_carry_no_fix if {
+	every op in ["Foo", "In", "equals", "lt", "Gt"] {
+		_unfixed({"key": "dedicated", "operator": op, "value": "gpu"})
+	}
 }
 
 # Upstream reports both: the empty key needs Exists, and "exists" is unknown.
@@ -67,10 +112,12 @@ test_lowercase_exists_without_key_is_two_findings if {
 		{
 			"path": _p("operator"),
 			"message": "toleration operator \"exists\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)",
+			"fix": [_replace("operator", "Exists")],
 		},
 		{
 			"path": _p("operator"),
 			"message": "toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not \"exists\"",
+			"fix": [_replace("operator", "Exists")],
 		},
 	}
 }
@@ -122,6 +169,41 @@ test_all_empty_toleration_is_invalid if {
 	}}
 }
 
+# Equal or no operator with an empty key has two repairs (a key, or Exists to
+# tolerate every taint) and no fix; only "exists" in the wrong case has one.
+test_empty_key_fix_only_for_the_case_of_exists if {
+	_unfixed({"operator": "Equal", "value": "gpu"})
+	_unfixed({"effect": "NoSchedule"})
+	_findings({"operator": "EXISTS", "value": "gpu"}) == {
+		{
+			"path": _p("operator"),
+			"message": "toleration operator \"EXISTS\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)",
+			"fix": [_replace("operator", "Exists"), _remove("value")],
+		},
+		{
+			"path": _p("operator"),
+			"message": "toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not \"EXISTS\"",
+			"fix": [_replace("operator", "Exists"), _remove("value")],
+		},
+	}
+}
+
+# "EQUAL" is Equal in the wrong case, which the fix writes; the empty key
+# stays a problem with two repairs and no fix.
+test_empty_key_with_uppercase_equal if {
+	_findings({"operator": "EQUAL"}) == {
+		{
+			"path": _p("operator"),
+			"message": "toleration operator \"EQUAL\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Equal\"?)",
+			"fix": [_replace("operator", "Equal")],
+		},
+		{
+			"path": _p("operator"),
+			"message": "toleration with an empty key must use operator \"Exists\" (to tolerate every taint), not \"EQUAL\"",
+		},
+	}
+}
+
 test_empty_key_with_exists_is_valid if {
 	_findings({"operator": "Exists"}) == set()
 	_findings({"key": "", "operator": "Exists"}) == set()
@@ -135,6 +217,7 @@ test_exists_with_value if {
 	_findings({"key": "nvidia.com/gpu", "operator": "Exists", "value": "true", "effect": "NoSchedule"}) == {{
 		"path": _p("value"),
 		"message": "toleration value \"true\" must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"",
+		"fix": [_remove("value")],
 	}}
 }
 
@@ -142,6 +225,7 @@ test_wildcard_exists_with_value if {
 	_findings({"operator": "Exists", "value": "gpu"}) == {{
 		"path": _p("value"),
 		"message": "toleration value \"gpu\" must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"",
+		"fix": [_remove("value")],
 	}}
 }
 
@@ -250,6 +334,7 @@ test_effect_in_wrong_case if {
 	_findings({"key": "dedicated", "operator": "Exists", "effect": "noschedule"}) == {{
 		"path": _p("effect"),
 		"message": "toleration effect \"noschedule\" is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\" (did you mean \"NoSchedule\"?)",
+		"fix": [_replace("effect", "NoSchedule")],
 	}}
 }
 
@@ -257,7 +342,45 @@ test_effect_in_upper_case if {
 	_findings({"key": "dedicated", "operator": "Exists", "effect": "NOEXECUTE"}) == {{
 		"path": _p("effect"),
 		"message": "toleration effect \"NOEXECUTE\" is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\" (did you mean \"NoExecute\"?)",
+		"fix": [_replace("effect", "NoExecute")],
 	}}
+}
+
+# tolerationSeconds with "noexecute" is two findings at the effect, and
+# the same spelling repairs both.
+test_toleration_seconds_with_lowercase_noexecute if {
+	_findings({"key": "dedicated", "operator": "Exists", "effect": "noexecute", "tolerationSeconds": 60}) == {
+		{
+			"path": _p("effect"),
+			"message": "toleration effect \"noexecute\" is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\" (did you mean \"NoExecute\"?)",
+			"fix": [_replace("effect", "NoExecute")],
+		},
+		{
+			"path": _p("effect"),
+			"message": "tolerationSeconds needs effect \"NoExecute\", not \"noexecute\": only NoExecute taints evict pods",
+			"fix": [_replace("effect", "NoExecute")],
+		},
+	}
+}
+
+# An effect that is no supported one in any case, and tolerationSeconds with
+# another effect or none (drop the seconds, or change the effect?), have no
+# one right repair.
+test_effect_and_seconds_problems_without_one_repair_carry_no_fix if {
+	_unfixed({"key": "dedicated", "operator": "Exists", "effect": "Bogus"})
+	_unfixed({"key": "dedicated", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 300})
+	_unfixed({"key": "dedicated", "operator": "Exists", "tolerationSeconds": 300})
+	_findings({"key": "dedicated", "operator": "Exists", "effect": "noschedule", "tolerationSeconds": 300}) == {
+		{
+			"path": _p("effect"),
+			"message": "toleration effect \"noschedule\" is not supported: use \"NoSchedule\", \"PreferNoSchedule\" or \"NoExecute\" (did you mean \"NoSchedule\"?)",
+			"fix": [_replace("effect", "NoSchedule")],
+		},
+		{
+			"path": _p("effect"),
+			"message": "tolerationSeconds needs effect \"NoExecute\", not \"noschedule\": only NoExecute taints evict pods",
+		},
+	}
 }
 
 # --- Lt / Gt ------------------------------------------------------------------------
@@ -335,6 +458,15 @@ test_boolean_value if {
 	_findings({"key": "nvidia.com/gpu", "operator": "Equal", "value": true, "effect": "NoSchedule"}) == {{
 		"path": _p("value"),
 		"message": "toleration value ⟦written:true⟧ is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")",
+		"fix": [_quote("value")],
+	}}
+}
+
+test_numeric_value if {
+	_findings({"key": "gpu-count", "value": 8}) == {{
+		"path": _p("value"),
+		"message": "toleration value ⟦written:8⟧ is not a string (YAML reads it as the number 8); quote it (\"⟦written:8⟧\")",
+		"fix": [_quote("value")],
 	}}
 }
 
@@ -342,7 +474,46 @@ test_numeric_key if {
 	_findings({"key": 5, "operator": "Exists"}) == {{
 		"path": _p("key"),
 		"message": "toleration key ⟦written:5⟧ is not a string (YAML reads it as the number 5); quote it (\"⟦written:5⟧\")",
+		"fix": [_quote("key")],
 	}}
+}
+
+# Exists rejects any value: quoting value: yes would leave the toleration
+# rejected, so the fix removes the value.
+test_boolean_value_of_exists_is_removed if {
+	_findings({"key": "nvidia.com/gpu", "operator": "Exists", "value": true, "effect": "NoSchedule"}) == {{
+		"path": _p("value"),
+		"message": "toleration value ⟦written:true⟧ is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")",
+		"fix": [_remove("value")],
+	}}
+}
+
+# A key and a value of one toleration are fixed each at its own path.
+test_key_and_value_misread_in_one_toleration if {
+	_findings({"key": true, "value": 1e3}) == {
+		{
+			"path": _p("key"),
+			"message": "toleration key ⟦written:true⟧ is not a string (YAML reads it as the boolean true); quote it (\"⟦written:true⟧\")",
+			"fix": [_quote("key")],
+		},
+		{
+			"path": _p("value"),
+			"message": "toleration value ⟦written:1000⟧ is not a string (YAML reads it as the number 1000); quote it (\"⟦written:1000⟧\")",
+			"fix": [_quote("value")],
+		},
+	}
+}
+
+# No operator or effect is a boolean or a number once quoted (yes is no
+# operator), and a mapping, a list or a tolerationSeconds that is a string
+# has no text to quote into the right type: no fix.
+test_wrong_types_without_one_repair_carry_no_fix if {
+	_unfixed({"key": "gpu", "operator": true})
+	_unfixed({"key": "gpu", "operator": "Exists", "effect": 1})
+	_unfixed({"key": "gpu", "value": {"a": "b"}})
+	_unfixed({"key": ["gpu"], "operator": "Exists"})
+	_unfixed({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": "300"})
+	_unfixed("node.kubernetes.io/not-ready")
 }
 
 test_string_toleration_seconds if {
@@ -413,6 +584,7 @@ test_findings_carry_the_toleration_index if {
 		{
 			"path": ["spec", "tolerations", 1, "operator"],
 			"message": "toleration operator \"exists\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)",
+			"fix": [{"op": "replace", "path": ["spec", "tolerations", 1, "operator"], "value": "Exists"}],
 		},
 		{
 			"path": ["spec", "tolerations", 3, "effect"],
@@ -431,6 +603,7 @@ test_several_problems_in_one_toleration if {
 		{
 			"path": _p("value"),
 			"message": "toleration value \"v\" must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"",
+			"fix": [_remove("value")],
 		},
 		{
 			"path": _p("effect"),
@@ -449,8 +622,13 @@ _bad := [{"key": "gpu", "operator": "exists"}]
 
 _bad_message := "toleration operator \"exists\" is not supported: use \"Equal\" or \"Exists\" (did you mean \"Exists\"?)"
 
-# _bad_at(prefix) is the finding of _bad in the pod spec at prefix.
-_bad_at(prefix) := {{"path": array.concat(prefix, ["tolerations", 0, "operator"]), "message": _bad_message}}
+# _bad_at(prefix) is the finding of _bad in the pod spec at prefix, with
+# its fix at the same path.
+_bad_at(prefix) := {{
+	"path": array.concat(prefix, ["tolerations", 0, "operator"]),
+	"message": _bad_message,
+	"fix": [{"op": "replace", "path": array.concat(prefix, ["tolerations", 0, "operator"]), "value": "Exists"}],
+}}
 
 test_pod_path if {
 	rule.report == _bad_at(["spec"]) with input as _pod(_bad)
@@ -526,6 +704,7 @@ test_raycluster_worker_group if {
 	r == {{
 		"path": ["spec", "workerGroupSpecs", 1, "template", "spec", "tolerations", 1, "operator"],
 		"message": _bad_message,
+		"fix": [{"op": "replace", "path": ["spec", "workerGroupSpecs", 1, "template", "spec", "tolerations", 1, "operator"], "value": "Exists"}],
 	}}
 }
 
@@ -570,10 +749,12 @@ test_leaderworkerset_leader_and_worker if {
 		{
 			"path": ["spec", "leaderWorkerTemplate", "leaderTemplate", "spec", "tolerations", 0, "value"],
 			"message": "toleration value \"a100\" must be empty when operator is \"Exists\" (Exists matches any value); remove the value or use operator \"Equal\"",
+			"fix": [{"op": "remove", "path": ["spec", "leaderWorkerTemplate", "leaderTemplate", "spec", "tolerations", 0, "value"]}],
 		},
 		{
 			"path": ["spec", "leaderWorkerTemplate", "workerTemplate", "spec", "tolerations", 0, "operator"],
 			"message": _bad_message,
+			"fix": [{"op": "replace", "path": ["spec", "leaderWorkerTemplate", "workerTemplate", "spec", "tolerations", 0, "operator"], "value": "Exists"}],
 		},
 	}
 }
@@ -628,8 +809,12 @@ test_plain_tolerations_do_not_hide_a_bad_one if {
 	}
 }
 
-# _at_index(f) is finding f of a Pod's first toleration moved to index i.
-_at_index(f, i) := json.patch(f, [{"op": "replace", "path": "/path/2", "value": i}])
+# _at_index(f) is finding f of a Pod's first toleration moved to index i,
+# the edits of its fix with it.
+_at_index(f, i) := json.patch(f, array.concat(
+	[{"op": "replace", "path": "/path/2", "value": i}],
+	[{"op": "replace", "path": sprintf("/fix/%d/path/2", [k]), "value": i} | some k, _ in object.get(f, "fix", [])],
+))
 
 # tol.valid, which the library uses to leave rejected tolerations out of a
 # pod's valid_tolerations, agrees with the detailed checks: a toleration is

@@ -25,6 +25,7 @@
 #     description: The well-known taints Kubernetes applies today
 # custom:
 #   severity: warning
+#   fixable: true
 #   intent: |
 #     Fires on a toleration whose key is one of the obsolete keys listed in
 #     the rule (each with its upstream source), pointing at the key. The
@@ -35,7 +36,14 @@
 #     way to support old and new clusters), a wildcard toleration included;
 #     for node-role.kubernetes.io/master, which deprecated-master-key
 #     reports; and for keys that only look old (any other spelling, case or
-#     prefix), which are somebody's own taints.
+#     prefix), which are somebody's own taints. dslint fix writes the
+#     current key in place of a renamed one, and removes a toleration that
+#     matches nothing whatever its key (the DaemonSet controller tolerates
+#     the current key, or no taint replaced the old one). Where the pod
+#     already tolerates the current key there is no finding and the old
+#     toleration stays. No fix where a later toleration of the current
+#     key's NoExecute taint sets another tolerationSeconds: the renamed one
+#     would match first and change how long pods stay.
 #   remediation: |
 #     Replace the key with the one Kubernetes applies now:
 #     node.kubernetes.io/not-ready for node.alpha.kubernetes.io/notReady and
@@ -158,8 +166,8 @@ _applied_effects := {
 }
 
 # A renamed key whose current name the pod does not tolerate for the same
-# effects.
-report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg) if {
+# effects: the fix writes the current key (_rename_fix).
+report contains _rename_fix(result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg), pod, i, t, entry.current) if {
 	some pod in k8s.pods
 	some i, t in pod.valid_tolerations
 	entry := _obsolete[t.key]
@@ -169,8 +177,9 @@ report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg) i
 }
 
 # A renamed key in a DaemonSet whose controller tolerates the current key on
-# the pods' behalf: nothing fails, the toleration is dead.
-report contains result.with_severity(result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg), "info") if {
+# the pods' behalf: nothing fails, the toleration is dead, and the fix
+# removes it.
+report contains result.with_fix(result.with_severity(result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg), "info"), [result.remove(k8s.pod_path(pod, ["tolerations", i]))]) if {
 	some pod in k8s.pods
 	some i, t in pod.valid_tolerations
 	entry := _obsolete[t.key]
@@ -180,14 +189,32 @@ report contains result.with_severity(result.fail(k8s.pod_path(pod, ["tolerations
 	msg := sprintf("toleration key %q is obsolete: %s, so this toleration matches no taint; the daemonset controller already tolerates %q on these pods, so remove it", [t.key, entry.history, entry.current])
 }
 
-# A key whose taint Kubernetes no longer applies at all.
-report contains result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg) if {
+# A key whose taint Kubernetes no longer applies at all: the toleration
+# matches nothing, and the fix removes it.
+report contains result.with_fix(result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg), [result.remove(k8s.pod_path(pod, ["tolerations", i]))]) if {
 	some pod in k8s.pods
 	some i, t in pod.valid_tolerations
 	entry := _obsolete[t.key]
 	entry.current == ""
 	msg := sprintf("toleration key %q is obsolete: %s, so this toleration matches no taint; no replacement exists, remove it", [t.key, entry.history])
 }
+
+# _rename_fix(f, pod, i, t, current) is finding f about toleration i, t,
+# with its fix: the current key in place of the old one. The first
+# toleration that tolerates a NoExecute taint decides how long the pods stay
+# (its tolerationSeconds): when the first one of the current key's NoExecute
+# taint comes after t and says otherwise, the renamed t would come first
+# and change that, so renaming is no one right repair and f gets no fix.
+_rename_fix(f, pod, i, t, current) := f if {
+	taint := {"key": current, "effect": "NoExecute"}
+	tol.tolerates(object.union(t, {"key": current}), taint)
+	tolerations := _pod_tolerations(pod)
+	first := min({j | some j, other in tolerations; j != i; tol.tolerates(other, taint)})
+	first > i
+	_seconds(tolerations[first]) != _seconds(t)
+} else := result.with_fix(f, [result.replace(f.path, current)])
+
+_seconds(t) := object.get(t, "tolerationSeconds", null)
 
 # _pod_tolerations(pod) are those the pods get: a DaemonSet's pods also carry
 # the ones its controller adds (tol.daemonset_pod_tolerations).

@@ -46,6 +46,13 @@ _renamed(old, new) := sprintf("toleration key %q is obsolete: Kubernetes renamed
 
 _camel(old, new) := sprintf("toleration key %q is obsolete: it is the camelCase spelling of the 1.8 design, and Kubernetes taints nodes %q, so this toleration matches no taint; use the new key", [old, new])
 
+# _item(i) is the path of toleration i, which a fix removes.
+_item(i) := ["spec", "template", "spec", "tolerations", i]
+
+# _rename(path, message, new) is the finding at the key at path of a renamed
+# taint, whose fix writes the new key there.
+_rename(path, message, new) := {"path": path, "message": message, "fix": [{"op": "replace", "path": path, "value": new}]}
+
 _exists(key, effect) := {"key": key, "operator": "Exists", "effect": effect}
 
 _silent(obj) if rule.report == set() with input as obj
@@ -53,27 +60,27 @@ _silent(obj) if rule.report == set() with input as obj
 # --- renamed keys: fires ----------------------------------------------------------
 
 test_alpha_not_ready if {
-	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _tols([_exists(_alpha_not_ready, "NoExecute")])
+	rule.report == {_rename(_key(0), _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as _tols([_exists(_alpha_not_ready, "NoExecute")])
 }
 
 test_alpha_unreachable_among_others if {
-	rule.report == {{"path": _key(1), "message": _renamed(_alpha_unreachable, _unreachable)}} with input as _tols([
+	rule.report == {_rename(_key(1), _renamed(_alpha_unreachable, _unreachable), _unreachable)} with input as _tols([
 		{"key": "dedicated", "value": "cache", "effect": "NoSchedule"},
 		{"key": _alpha_unreachable, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 3600},
 	])
 }
 
 test_camel_case_keys if {
-	rule.report == {{"path": _key(0), "message": _camel("node.kubernetes.io/notReady", _not_ready)}} with input as _tols([_exists("node.kubernetes.io/notReady", "NoSchedule")])
-	rule.report == {{"path": _key(0), "message": _camel("node.kubernetes.io/memoryPressure", "node.kubernetes.io/memory-pressure")}} with input as _tols([_exists("node.kubernetes.io/memoryPressure", "NoSchedule")])
-	rule.report == {{"path": _key(0), "message": _camel("node.kubernetes.io/diskPressure", "node.kubernetes.io/disk-pressure")}} with input as _tols([_exists("node.kubernetes.io/diskPressure", "NoSchedule")])
-	rule.report == {{"path": _key(0), "message": _camel("node.kubernetes.io/networkUnavailable", "node.kubernetes.io/network-unavailable")}} with input as _tols([_exists("node.kubernetes.io/networkUnavailable", "NoSchedule")])
+	rule.report == {_rename(_key(0), _camel("node.kubernetes.io/notReady", _not_ready), _not_ready)} with input as _tols([_exists("node.kubernetes.io/notReady", "NoSchedule")])
+	rule.report == {_rename(_key(0), _camel("node.kubernetes.io/memoryPressure", "node.kubernetes.io/memory-pressure"), "node.kubernetes.io/memory-pressure")} with input as _tols([_exists("node.kubernetes.io/memoryPressure", "NoSchedule")])
+	rule.report == {_rename(_key(0), _camel("node.kubernetes.io/diskPressure", "node.kubernetes.io/disk-pressure"), "node.kubernetes.io/disk-pressure")} with input as _tols([_exists("node.kubernetes.io/diskPressure", "NoSchedule")])
+	rule.report == {_rename(_key(0), _camel("node.kubernetes.io/networkUnavailable", "node.kubernetes.io/network-unavailable"), "node.kubernetes.io/network-unavailable")} with input as _tols([_exists("node.kubernetes.io/networkUnavailable", "NoSchedule")])
 }
 
 test_two_obsolete_tolerations_two_findings if {
 	rule.report == {
-		{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)},
-		{"path": _key(1), "message": _renamed(_alpha_unreachable, _unreachable)},
+		_rename(_key(0), _renamed(_alpha_not_ready, _not_ready), _not_ready),
+		_rename(_key(1), _renamed(_alpha_unreachable, _unreachable), _unreachable),
 	} with input as _tols([_exists(_alpha_not_ready, "NoExecute"), _exists(_alpha_unreachable, "NoExecute")])
 }
 
@@ -81,11 +88,36 @@ test_two_obsolete_tolerations_two_findings if {
 # stand in for NoExecute, and a toleration without an effect was meant for
 # both effects Kubernetes applies not-ready with.
 test_counterpart_of_other_effect_is_none if {
-	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _tols([
+	rule.report == {_rename(_key(0), _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as _tols([
 		_exists(_alpha_not_ready, "NoExecute"),
 		_exists(_not_ready, "NoSchedule"),
 	])
+	rule.report == {_rename(_key(0), _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as _tols([
+		{"key": _alpha_not_ready, "operator": "Exists"},
+		_exists(_not_ready, "NoExecute"),
+	])
+}
+
+# The first toleration of a NoExecute taint decides how long pods stay: when
+# a later toleration of the current key's NoExecute taint sets another
+# timeout, renaming would put the old one first and change it, so the
+# finding carries no fix. An earlier one, one with the same timeout, or one
+# of another effect is no obstacle.
+test_no_fix_when_renaming_would_come_before_a_timeout if {
+	timed := {"key": _not_ready, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}
 	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _tols([
+		{"key": _alpha_not_ready, "operator": "Exists"},
+		timed,
+	])
+	rule.report == {_rename(_key(1), _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as _tols([
+		timed,
+		{"key": _alpha_not_ready, "operator": "Exists"},
+	])
+	rule.report == {_rename(_key(0), _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as _tols([
+		_exists(_alpha_not_ready, "NoSchedule"),
+		timed,
+	])
+	rule.report == {_rename(_key(0), _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as _tols([
 		{"key": _alpha_not_ready, "operator": "Exists"},
 		_exists(_not_ready, "NoExecute"),
 	])
@@ -93,20 +125,20 @@ test_counterpart_of_other_effect_is_none if {
 
 # Kubernetes' taints have no value: a valued counterpart matches none.
 test_valued_counterpart_is_none if {
-	rule.report == {{"path": _key(0), "message": _renamed(_alpha_unreachable, _unreachable)}} with input as _tols([
+	rule.report == {_rename(_key(0), _renamed(_alpha_unreachable, _unreachable), _unreachable)} with input as _tols([
 		_exists(_alpha_unreachable, "NoExecute"),
 		{"key": _unreachable, "operator": "Equal", "value": "true", "effect": "NoExecute"},
 	])
 }
 
 test_pod_and_cronjob_paths if {
-	rule.report == {{"path": ["spec", "tolerations", 0, "key"], "message": _renamed(_alpha_not_ready, _not_ready)}} with input as {
+	rule.report == {_rename(["spec", "tolerations", 0, "key"], _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as {
 		"apiVersion": "v1",
 		"kind": "Pod",
 		"metadata": {"name": "p"},
 		"spec": {"containers": [{"name": "c", "image": "i:1"}], "tolerations": [_exists(_alpha_not_ready, "NoExecute")]},
 	}
-	rule.report == {{"path": ["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0, "key"], "message": _renamed(_alpha_unreachable, _unreachable)}} with input as _cronjob({"tolerations": [_exists(_alpha_unreachable, "NoExecute")]})
+	rule.report == {_rename(["spec", "jobTemplate", "spec", "template", "spec", "tolerations", 0, "key"], _renamed(_alpha_unreachable, _unreachable), _unreachable)} with input as _cronjob({"tolerations": [_exists(_alpha_unreachable, "NoExecute")]})
 }
 
 # --- renamed keys: silent -----------------------------------------------------------
@@ -171,23 +203,25 @@ test_daemonset_controller_covers_it_info if {
 		"path": _key(0),
 		"message": "toleration key \"node.alpha.kubernetes.io/notReady\" is obsolete: Kubernetes renamed the taint to \"node.kubernetes.io/not-ready\" in 1.9, so this toleration matches no taint; the daemonset controller already tolerates \"node.kubernetes.io/not-ready\" on these pods, so remove it",
 		"severity": "info",
+		"fix": [{"op": "remove", "path": _item(0)}],
 	}} with input as _ds({"tolerations": [_exists(_alpha_not_ready, "NoExecute")]})
 }
 
 # Not NoSchedule, which CNI DaemonSets need on new nodes.
 test_daemonset_noschedule_warning if {
-	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _ds({"tolerations": [_exists(_alpha_not_ready, "NoSchedule")]})
-	rule.report == {{"path": _key(0), "message": _renamed(_alpha_not_ready, _not_ready)}} with input as _ds({"tolerations": [{"key": _alpha_not_ready, "operator": "Exists"}]})
+	rule.report == {_rename(_key(0), _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as _ds({"tolerations": [_exists(_alpha_not_ready, "NoSchedule")]})
+	rule.report == {_rename(_key(0), _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as _ds({"tolerations": [{"key": _alpha_not_ready, "operator": "Exists"}]})
 }
 
 # network-unavailable only with hostNetwork.
 test_daemonset_network_unavailable if {
 	old := "node.kubernetes.io/networkUnavailable"
-	rule.report == {{"path": _key(0), "message": _camel(old, "node.kubernetes.io/network-unavailable")}} with input as _ds({"tolerations": [_exists(old, "NoSchedule")]})
+	rule.report == {_rename(_key(0), _camel(old, "node.kubernetes.io/network-unavailable"), "node.kubernetes.io/network-unavailable")} with input as _ds({"tolerations": [_exists(old, "NoSchedule")]})
 	rule.report == {{
 		"path": _key(0),
 		"message": "toleration key \"node.kubernetes.io/networkUnavailable\" is obsolete: it is the camelCase spelling of the 1.8 design, and Kubernetes taints nodes \"node.kubernetes.io/network-unavailable\", so this toleration matches no taint; the daemonset controller already tolerates \"node.kubernetes.io/network-unavailable\" on these pods, so remove it",
 		"severity": "info",
+		"fix": [{"op": "remove", "path": _item(0)}],
 	}} with input as _ds({"hostNetwork": true, "tolerations": [_exists(old, "NoSchedule")]})
 }
 
@@ -201,6 +235,7 @@ test_out_of_disk if {
 	rule.report == {{
 		"path": _key(0),
 		"message": "toleration key \"node.kubernetes.io/out-of-disk\" is obsolete: Kubernetes no longer applies this taint (the kubelet stopped reporting the OutOfDisk node condition in 1.13), so this toleration matches no taint; no replacement exists, remove it",
+		"fix": [{"op": "remove", "path": _item(0)}],
 	}} with input as _tols([_exists("node.kubernetes.io/out-of-disk", "NoSchedule")])
 }
 
@@ -209,6 +244,7 @@ test_out_of_disk_camel_case_in_daemonset if {
 	rule.report == {{
 		"path": _key(1),
 		"message": "toleration key \"node.kubernetes.io/outOfDisk\" is obsolete: it is the camelCase spelling of the 1.8 design of \"node.kubernetes.io/out-of-disk\", a taint Kubernetes no longer applies either (the kubelet stopped reporting the OutOfDisk node condition in 1.13), so this toleration matches no taint; no replacement exists, remove it",
+		"fix": [{"op": "remove", "path": _item(1)}],
 	}} with input as _ds({"tolerations": [{"operator": "Exists"}, _exists("node.kubernetes.io/outOfDisk", "NoSchedule")]})
 }
 
@@ -219,10 +255,7 @@ _worker(tols) := {"containers": [{"name": "w", "image": "trainer:1"}], "tolerati
 # Each pod template is judged with its own tolerations: the master's
 # counterpart does not cover the worker.
 test_pytorchjob_replica_specs if {
-	rule.report == {{
-		"path": ["spec", "pytorchReplicaSpecs", "Worker", "template", "spec", "tolerations", 0, "key"],
-		"message": _renamed(_alpha_unreachable, _unreachable),
-	}} with input as {
+	rule.report == {_rename(["spec", "pytorchReplicaSpecs", "Worker", "template", "spec", "tolerations", 0, "key"], _renamed(_alpha_unreachable, _unreachable), _unreachable)} with input as {
 		"apiVersion": "kubeflow.org/v1",
 		"kind": "PyTorchJob",
 		"metadata": {"name": "train"},
@@ -234,10 +267,7 @@ test_pytorchjob_replica_specs if {
 }
 
 test_jobset_replicated_job if {
-	rule.report == {{
-		"path": ["spec", "replicatedJobs", 0, "template", "spec", "template", "spec", "tolerations", 1, "key"],
-		"message": _renamed(_alpha_not_ready, _not_ready),
-	}} with input as {
+	rule.report == {_rename(["spec", "replicatedJobs", 0, "template", "spec", "template", "spec", "tolerations", 1, "key"], _renamed(_alpha_not_ready, _not_ready), _not_ready)} with input as {
 		"apiVersion": "jobset.x-k8s.io/v1alpha2",
 		"kind": "JobSet",
 		"metadata": {"name": "js"},

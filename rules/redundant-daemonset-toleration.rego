@@ -22,6 +22,7 @@
 #     description: Taint based evictions
 # custom:
 #   severity: info
+#   fixable: true
 #   intent: |
 #     Informs on a DaemonSet toleration identical to one its controller adds
 #     itself (same key, operator, value and effect). Stays quiet for other
@@ -34,7 +35,10 @@
 #     controller. Keep the tolerations the controller does not add, such as
 #     node-role.kubernetes.io/control-plane, the NoSchedule variants of
 #     not-ready and unreachable, node.cloudprovider.kubernetes.io/uninitialized,
-#     and network-unavailable for pods without hostNetwork.
+#     and network-unavailable for pods without hostNetwork. dslint fix
+#     removes it, unless a later toleration of the same NoExecute taint
+#     sets tolerationSeconds: that one would then decide how long the pods
+#     stay on such nodes.
 #   bad: |
 #     apiVersion: apps/v1
 #     kind: DaemonSet
@@ -74,7 +78,7 @@ import data.dslint.lib.k8s
 import data.dslint.lib.result
 import data.dslint.lib.tolerations as tol
 
-report contains result.fail(k8s.pod_path(pod, ["tolerations", i]), msg) if {
+report contains _removal(result.fail(k8s.pod_path(pod, ["tolerations", i]), msg), pod, i, t) if {
 	some pod in k8s.pods
 	pod.daemonset
 	some i, t in pod.valid_tolerations
@@ -86,6 +90,21 @@ report contains result.fail(k8s.pod_path(pod, ["tolerations", i]), msg) if {
 		_which_pods(auto),
 	])
 }
+
+# _removal(f, pod, i, t) is finding f about toleration i, t, with its fix:
+# removing t. The first toleration of a NoExecute taint decides how long the
+# pods stay on a node with it (its tolerationSeconds): when t is that first
+# one and the next to match, which would decide instead, sets a
+# tolerationSeconds (t and the controller's own set none), removing t would
+# change that, so f gets no fix.
+_removal(f, pod, i, t) := f if {
+	t.effect == "NoExecute"
+	taint := {"key": t.key, "effect": "NoExecute"}
+	tolerations := tol.daemonset_pod_tolerations(pod.spec)
+	first := min({j | some j, other in tolerations; j != i; tol.tolerates(other, taint)})
+	first > i
+	object.get(tolerations[first], "tolerationSeconds", null) != null
+} else := result.with_fix(f, [result.remove(f.path)])
 
 # A not-ready/unreachable toleration with tolerationSeconds: the timeout is
 # dropped, which ignored-toleration-seconds reports.

@@ -31,9 +31,10 @@ _tp(i) := ["spec", "template", "spec", "tolerations", i]
 _exists(key, effect) := {"key": key, "operator": "Exists", "effect": effect}
 
 # _redundant(i, key, effect) is the finding for toleration i, identical to
-# the one the controller adds to every DaemonSet pod.
+# the one the controller adds to every DaemonSet pod; its fix removes it.
 _redundant(i, key, effect) := {
 	"path": _tp(i),
+	"fix": [{"op": "remove", "path": _tp(i)}],
 	"message": sprintf("toleration {key: %s, operator: Exists, effect: %s} is redundant: the DaemonSet controller adds this exact toleration to every daemonset pod (and replaces this one with it); remove it", [key, effect]),
 }
 
@@ -69,6 +70,7 @@ test_points_at_each_redundant_one if {
 test_network_unavailable_with_host_network if {
 	rule.report == {{
 		"path": _tp(0),
+		"fix": [{"op": "remove", "path": _tp(0)}],
 		"message": "toleration {key: node.kubernetes.io/network-unavailable, operator: Exists, effect: NoSchedule} is redundant: the DaemonSet controller adds this exact toleration to daemonset pods that use hostNetwork (and replaces this one with it); remove it",
 	}} with input as _ds({"hostNetwork": true, "tolerations": [_exists(_net, "NoSchedule")]})
 }
@@ -99,6 +101,21 @@ test_every_identical_toleration_is_reported if {
 		_exists("dedicated", "NoSchedule"),
 		_exists(_nr, "NoExecute"),
 	])
+}
+
+# Removing the first toleration of a NoExecute taint would hand the
+# eviction timeout to the next one: when that one sets tolerationSeconds
+# (operator Equal, which the controller keeps), the finding carries no fix.
+# An earlier timed one already decides, and a later one without a timeout
+# decides the same.
+test_no_fix_when_removal_hands_over_the_timeout if {
+	timed := {"key": _nr, "operator": "Equal", "effect": "NoExecute", "tolerationSeconds": 300}
+	rule.report == {{
+		"path": _tp(0),
+		"message": "toleration {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute} is redundant: the DaemonSet controller adds this exact toleration to every daemonset pod (and replaces this one with it); remove it",
+	}} with input as _tols([_exists(_nr, "NoExecute"), timed])
+	rule.report == {_redundant(1, _nr, "NoExecute")} with input as _tols([timed, _exists(_nr, "NoExecute")])
+	rule.report == {_redundant(0, _nr, "NoExecute")} with input as _tols([_exists(_nr, "NoExecute"), object.union(timed, {"tolerationSeconds": null})])
 }
 
 # --- silent ---------------------------------------------------------------------------

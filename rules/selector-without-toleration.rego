@@ -26,6 +26,7 @@
 #     description: KEP-2067, the kubeadm control-plane label and taint and their master predecessors
 # custom:
 #   severity: warning
+#   fixable: true
 #   intent: |
 #     Fires when a workload's pods select control-plane nodes and do not
 #     tolerate the taints those nodes carry, pointing at the selector key
@@ -55,7 +56,8 @@
 #     Add the toleration {key: node-role.kubernetes.io/control-plane,
 #     operator: Exists, effect: NoSchedule} and, while clusters older than
 #     1.25 remain, the same for node-role.kubernetes.io/master. If the pods
-#     were not meant for the control plane, drop the selector instead.
+#     were not meant for the control plane, drop the selector instead. dslint
+#     fix adds the tolerations the message names.
 #   bad: |
 #     apiVersion: apps/v1
 #     kind: Deployment
@@ -100,8 +102,9 @@ _control_plane := "node-role.kubernetes.io/control-plane"
 
 _master := "node-role.kubernetes.io/master"
 
-# With an inventory, no-matching-nodes places the pods exactly.
-report contains result.fail(_selector_path(pod), msg) if {
+# With an inventory, no-matching-nodes places the pods exactly. The fix adds
+# the tolerations the message names.
+report contains result.with_fix(result.fail(_selector_path(pod), msg), _additions(pod, missing)) if {
 	not placement.has_inventory
 	some pod in k8s.pods
 	selected := _selected(pod.spec)
@@ -115,14 +118,14 @@ report contains result.fail(_selector_path(pod), msg) if {
 		concat(" and ", [_taint_and_note(pod, t) | some t in missing]),
 		_where(missing),
 		_noun(missing),
-		concat(" and ", [_toleration_to_add(t) | some t in missing]),
+		concat(" and ", [_toleration_text(_toleration_to_add(t)) | some t in missing]),
 	])
 }
 
 # With a declared pool (pools: in .dslint.yaml), pods that its label keeps
 # on its nodes need its taints' tolerations. Outsiders of an owned pool are
 # pool-ownership's.
-report contains result.fail(pools.asking_path(pod, pool), msg) if {
+report contains result.with_fix(result.fail(pools.asking_path(pod, pool), msg), _additions(pod, missing)) if {
 	not placement.has_inventory
 	some pod in k8s.pods
 	some pool in pools.dedicated
@@ -135,7 +138,7 @@ report contains result.fail(pools.asking_path(pod, pool), msg) if {
 	msg := sprintf("%s selects pool %q (%s) but does not tolerate %s: its pods stay Pending; add %s %s", [
 		k8s.workload_label(pod), pool.name, pools.asking_text(pod, pool),
 		concat(" and ", [sprintf("its taint %q", [tol.string_of_taint(t)]) | some t in missing]),
-		_noun(missing), concat(" and ", [_toleration_to_add(t) | some t in missing]),
+		_noun(missing), concat(" and ", [_toleration_text(_toleration_to_add(t)) | some t in missing]),
 	])
 }
 
@@ -256,9 +259,18 @@ _noun(missing) := "the tolerations" if count(missing) > 1
 # _toleration_to_add(taint) is the toleration that matches the taint
 # exactly: Equal with its value, or Exists for a taint without one (the
 # control-plane taints).
-_toleration_to_add(taint) := sprintf("{key: %s, operator: Equal, value: %q, effect: %s}", [taint.key, taint.value, taint.effect]) if {
+_toleration_to_add(taint) := {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect} if {
 	object.get(taint, "value", "") != ""
-} else := sprintf("{key: %s, operator: Exists, effect: %s}", [taint.key, taint.effect])
+} else := {"key": taint.key, "operator": "Exists", "effect": taint.effect}
+
+# _toleration_text(t) writes the toleration t in a message.
+_toleration_text(t) := sprintf("{key: %s, operator: Equal, value: %q, effect: %s}", [t.key, t.value, t.effect]) if {
+	t.operator == "Equal"
+} else := sprintf("{key: %s, operator: Exists, effect: %s}", [t.key, t.effect])
+
+# _additions(pod, missing) is the fix: the toleration of each missing taint
+# appended to the pod's tolerations.
+_additions(pod, missing) := [result.append(k8s.pod_path(pod, ["tolerations"]), _toleration_to_add(t)) | some t in missing]
 
 # _near_miss(pod, taint) explains why a toleration written for the taint's key
 # does not tolerate it, "" when the pods have none.

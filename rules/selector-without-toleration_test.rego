@@ -43,6 +43,12 @@ _cp_toleration := {"key": _cp, "operator": "Exists", "effect": "NoSchedule"}
 
 _m_toleration := {"key": _m, "operator": "Exists", "effect": "NoSchedule"}
 
+_tpl := ["spec", "template", "spec"]
+
+# _add(spec_path, toleration) is an edit of a fix: toleration appended to
+# the tolerations of the pod spec at spec_path.
+_add(spec_path, toleration) := {"op": "add", "path": array.concat(spec_path, ["tolerations", "-"]), "value": toleration}
+
 _ns_path(key) := ["spec", "template", "spec", "nodeSelector", key]
 
 _expr_path(j) := [
@@ -65,6 +71,7 @@ _silent(obj) if rule.report == set() with input as obj
 test_node_selector_without_toleration if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy({"nodeSelector": {_cp: ""}})
 }
@@ -72,6 +79,7 @@ test_node_selector_without_toleration if {
 test_node_selector_with_other_labels_and_tolerations if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy({
 		"nodeSelector": {"kubernetes.io/os": "linux", _cp: "true"},
@@ -83,6 +91,7 @@ test_node_selector_with_other_labels_and_tolerations if {
 test_valued_toleration_does_not_match if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" has operator Equal and value \"true\": the taint has no value, so it does not match)"),
 	}} with input as _deploy({
 		"nodeSelector": {_cp: ""},
@@ -90,6 +99,7 @@ test_valued_toleration_does_not_match if {
 	})
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" has operator Equal and value \"true\": the taint has no value, so it does not match)"),
 	}} with input as _deploy({
 		"nodeSelector": {_cp: ""},
@@ -100,6 +110,7 @@ test_valued_toleration_does_not_match if {
 test_toleration_of_other_effect if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" is for effect \"NoExecute\" only)"),
 	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"key": _cp, "operator": "Exists", "effect": "NoExecute"}]})
 }
@@ -107,6 +118,7 @@ test_toleration_of_other_effect if {
 test_toleration_with_unknown_operator if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", " (its toleration of \"node-role.kubernetes.io/control-plane\" has operator \"exists\", which matches nothing)"),
 	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"key": _cp, "operator": "exists", "effect": "NoSchedule"}]})
 }
@@ -115,6 +127,7 @@ test_toleration_with_unknown_operator if {
 test_wildcard_of_other_effect if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [{"operator": "Exists", "effect": "NoExecute"}]})
 }
@@ -132,6 +145,7 @@ test_master_selector_on_new_release_silent if {
 test_both_labels_in_node_selector if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy({"nodeSelector": {_m: "", _cp: ""}})
 }
@@ -141,6 +155,7 @@ test_both_labels_in_node_selector if {
 test_master_selector_before_1_25 if {
 	rule.report == {{
 		"path": _ns_path(_m),
+		"fix": [_add(_tpl, _m_toleration)],
 		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/master\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.23), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}} with input as _deploy({"nodeSelector": {_m: ""}})
 		with data.dslint.config.kubernetesVersion as "1.23"
@@ -150,6 +165,7 @@ test_master_selector_before_1_25 if {
 test_control_plane_selector_before_1_25_needs_both if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration), _add(_tpl, _m_toleration)],
 		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/control-plane:NoSchedule\" and the taint \"node-role.kubernetes.io/master:NoSchedule\": wherever control-plane nodes carry them (kubeadm applies the master taint through 1.24 and the control-plane one from 1.24 on) its pods stay Pending; add the tolerations {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} and {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}} with input as _deploy({"nodeSelector": {_cp: ""}})
 		with data.dslint.config.kubernetesVersion as "1.24"
@@ -158,6 +174,7 @@ test_control_plane_selector_before_1_25_needs_both if {
 test_control_plane_selector_before_1_25_with_control_plane_toleration if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _m_toleration)],
 		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.22), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}} with input as _deploy({"nodeSelector": {_cp: ""}, "tolerations": [_cp_toleration]})
 		with data.dslint.config.kubernetesVersion as "1.22"
@@ -179,6 +196,7 @@ test_master_taint_not_needed_from_1_25 if {
 test_required_affinity_exists if {
 	rule.report == {{
 		"path": _expr_path(1),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy(_required([{"matchExpressions": [
 		{"key": "kubernetes.io/os", "operator": "In", "values": ["linux"]},
@@ -189,6 +207,7 @@ test_required_affinity_exists if {
 test_required_affinity_in if {
 	rule.report == {{
 		"path": _expr_path(0),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy(_required([{"matchExpressions": [{"key": _cp, "operator": "In", "values": ["", "true"]}]}]))
 }
@@ -198,6 +217,7 @@ test_required_affinity_in if {
 test_required_affinity_one_term_per_label if {
 	rule.report == {{
 		"path": _expr_path(0),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/master\"", ""),
 	}} with input as _deploy(_required([
 		{"matchExpressions": [_exists(_m)]},
@@ -209,6 +229,7 @@ test_required_affinity_one_term_per_label if {
 test_required_affinity_both_labels_in_one_term if {
 	rule.report == {{
 		"path": _expr_path(1),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy(_required([{"matchExpressions": [_exists(_m), _exists(_cp)]}]))
 }
@@ -216,10 +237,12 @@ test_required_affinity_both_labels_in_one_term if {
 test_daemonset_and_cronjob if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message("daemonset \"etcd-backup\"", "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _ds({"nodeSelector": {_cp: ""}, "hostNetwork": true})
 	rule.report == {{
 		"path": ["spec", "jobTemplate", "spec", "template", "spec", "nodeSelector", _cp],
+		"fix": [_add(["spec", "jobTemplate", "spec", "template", "spec"], _cp_toleration)],
 		"message": _cp_message("cronjob \"etcd-defrag\"", "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _cronjob({"nodeSelector": {_cp: ""}})
 }
@@ -297,6 +320,7 @@ test_malformed_silent if {
 test_malformed_expressions_keep_indexes if {
 	rule.report == {{
 		"path": _expr_path(1),
+		"fix": [_add(_tpl, _cp_toleration)],
 		"message": _cp_message(_deployment, "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as _deploy(_required([{"matchExpressions": [null, _exists(_cp)]}]))
 }
@@ -306,6 +330,7 @@ test_malformed_expressions_keep_indexes if {
 test_control_plane_selector_before_1_24_needs_only_the_master_taint if {
 	rule.report == {{
 		"path": _ns_path(_cp),
+		"fix": [_add(_tpl, _m_toleration)],
 		"message": "deployment \"cluster-autoscaler\" selects control-plane nodes (nodeSelector \"node-role.kubernetes.io/control-plane\") but does not tolerate the taint \"node-role.kubernetes.io/master:NoSchedule\": on Kubernetes 1.24 and older (the target is 1.22), where control-plane nodes carry that taint, its pods stay Pending; add the toleration {key: node-role.kubernetes.io/master, operator: Exists, effect: NoSchedule}",
 	}} with input as _deploy({"nodeSelector": {_cp: ""}})
 		with data.dslint.config.kubernetesVersion as "1.22"
@@ -320,6 +345,7 @@ _pod_spec(spec) := object.union({"containers": [{"name": "c", "image": "i:1"}]},
 test_raycluster_worker_group if {
 	rule.report == {{
 		"path": ["spec", "workerGroupSpecs", 1, "template", "spec", "nodeSelector", _cp],
+		"fix": [_add(["spec", "workerGroupSpecs", 1, "template", "spec"], _cp_toleration)],
 		"message": _cp_message("raycluster \"ray\" (spec.workerGroupSpecs[1].template.spec)", "nodeSelector \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as {
 		"apiVersion": "ray.io/v1",
@@ -342,6 +368,7 @@ test_jobset_required_affinity if {
 			"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
 			"nodeSelectorTerms", 0, "matchExpressions", 0, "key",
 		],
+		"fix": [_add(["spec", "replicatedJobs", 0, "template", "spec", "template", "spec"], _cp_toleration)],
 		"message": _cp_message("jobset \"backup\" (spec.replicatedJobs[0].template.spec.template.spec)", "required node affinity on \"node-role.kubernetes.io/control-plane\"", ""),
 	}} with input as {
 		"apiVersion": "jobset.x-k8s.io/v1alpha2",
@@ -364,6 +391,10 @@ test_declared_pool_names_the_tolerations_to_add if {
 	r := rule.report with input as _deploy({"nodeSelector": {"pool": "gpu"}}) with data.dslint.config as _declared
 	r == {{
 		"path": ["spec", "template", "spec", "nodeSelector", "pool"],
+		"fix": [
+			_add(_tpl, {"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}),
+			_add(_tpl, {"key": "dedicated", "operator": "Exists", "effect": "NoExecute"}),
+		],
 		"message": "deployment \"cluster-autoscaler\" selects pool \"gpu\" (nodeSelector pool=gpu) but does not tolerate its taint \"dedicated=gpu:NoSchedule\" and its taint \"dedicated:NoExecute\": its pods stay Pending; add the tolerations {key: dedicated, operator: Equal, value: \"gpu\", effect: NoSchedule} and {key: dedicated, operator: Exists, effect: NoExecute}",
 	}}
 }
