@@ -140,89 +140,126 @@ const maxFixPasses = 4
 
 // fixed is what was done to one file.
 type fixed struct {
-	name  string // as reports name it
-	rules []string
-	count int
+	name   string // as reports name it
+	before []byte // the text before the first fix
+	after  []byte // the text after the last
+	rules  []string
+	count  int
+}
+
+// fixRun is one dslint fix: the rounds of lint and fix, and what they did.
+type fixRun struct {
+	e     *env
+	fl    lintFlags
+	srcs  []manifest.Source
+	opts  lint.Options
+	done  map[string]*fixed // by the file edited
+	order []string          // the files edited, in the order first edited
+}
+
+// round lints (the fixed texts, with --diff) and makes the fixes found. It
+// returns the outcome and whether a file changed.
+func (r *fixRun) round(pass int) (*lint.Outcome, lint.Problems, bool, error) {
+	e := r.e
+	listed := map[string]bool{}
+	for i := range r.srcs {
+		listed[r.srcs[i].Path] = true
+		if d := r.done[r.srcs[i].Path]; d != nil && r.fl.fix.diff && r.srcs[i].Path != manifest.Stdin {
+			r.srcs[i].Text = d.after // --diff: the next round reads the fixed text
+		}
+	}
+	if b, ok := e.stdin.(*stdinBuffer); ok {
+		b.Reset(b.data)
+	}
+	out, problems := lint.Run(context.Background(), r.srcs, e.stdin, r.opts)
+	if err := inventoryError(problems); err != nil {
+		return nil, problems, false, err
+	}
+	sources, fixes := bySource(out.Findings, r.fl.fix.wants)
+	names := map[*finding.Fix]finding.Finding{}
+	for _, f := range out.Findings {
+		if f.Fix != nil {
+			names[f.Fix] = f
+		}
+	}
+	changed := false
+	for _, src := range sources {
+		d := r.done[src]
+		if pass > 1 && r.fl.fix.diff && d != nil && !listed[src] {
+			continue // a kustomize source: linted as on disk, not as fixed
+		}
+		data, err := e.read(src)
+		if d != nil && r.fl.fix.diff {
+			data = d.after
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "dslint: %v\n", err)
+			continue
+		}
+		name := names[fixes[src][0]].File
+		res, err := fix.File(name, data, fix.Targets(fixes[src]))
+		if err != nil {
+			if pass == 1 {
+				fmt.Fprintf(e.stderr, "dslint: %v\n", err)
+			}
+			continue
+		}
+		for _, fx := range fixes[src] {
+			if fx.Reason != "" && pass == 1 {
+				f := names[fx]
+				fmt.Fprintf(e.stderr, "dslint: %s:%d:%d: %s not fixed: %s\n", f.File, f.Line, f.Column, f.Rule, fx.Reason)
+			}
+		}
+		if bytes.Equal(res.Data, data) {
+			continue
+		}
+		if !r.fl.fix.diff {
+			if err := writeFixed(e, src, res.Data); err != nil {
+				return nil, problems, false, err
+			}
+		} else if src == manifest.Stdin {
+			e.stdin.(*stdinBuffer).data = res.Data
+		}
+		changed = true
+		if d == nil {
+			d = &fixed{name: name, before: data}
+			r.done[src] = d
+			r.order = append(r.order, src)
+		}
+		d.after = res.Data
+		for _, fx := range res.Applied {
+			d.count++
+			if rule := names[fx].Rule; !slices.Contains(d.rules, rule) {
+				d.rules = append(d.rules, rule)
+			}
+		}
+	}
+	return out, problems, changed, nil
 }
 
 // runFixes lints, makes the fixes, and lints again until nothing more is
-// fixed; it reports what remains. With --diff it prints the edits of the
-// first round and changes nothing. Standard input is printed fixed.
+// fixed; it reports what remains. With --diff it prints the edits of all
+// rounds and changes nothing. Standard input is printed fixed.
 func runFixes(e *env, fl lintFlags, srcs []manifest.Source, opts lint.Options) (int, error) {
 	e, err := e.withStdinBuffered(srcs, true)
 	if err != nil {
 		return 0, err
 	}
 	stdin := slices.ContainsFunc(srcs, func(s manifest.Source) bool { return s.Path == manifest.Stdin })
-	done := map[string]*fixed{}
-	var order []string
+	r := &fixRun{e: e, fl: fl, srcs: slices.Clone(srcs), opts: opts, done: map[string]*fixed{}}
 	var out *lint.Outcome
 	var problems lint.Problems
 	var unfixable []string
-	diffs := 0
 	for pass := 1; pass <= maxFixPasses; pass++ {
-		if b, ok := e.stdin.(*stdinBuffer); ok {
-			b.Reset(b.data)
-		}
-		out, problems = lint.Run(context.Background(), srcs, e.stdin, opts)
-		if err := inventoryError(problems); err != nil {
+		o, p, changed, err := r.round(pass)
+		if err != nil {
 			return 0, err
 		}
+		out, problems = o, p
 		if pass == 1 {
 			unfixable = unfixableNotes(out.Findings, fl.fix.wants)
 		}
-		sources, fixes := bySource(out.Findings, fl.fix.wants)
-		names := map[*finding.Fix]finding.Finding{}
-		for _, f := range out.Findings {
-			if f.Fix != nil {
-				names[f.Fix] = f
-			}
-		}
-		changed := false
-		for _, src := range sources {
-			data, err := e.read(src)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "dslint: %v\n", err)
-				continue
-			}
-			name := names[fixes[src][0]].File
-			res, err := fix.File(name, data, fix.Targets(fixes[src]))
-			if err != nil {
-				fmt.Fprintf(e.stderr, "dslint: %v\n", err)
-				continue
-			}
-			for _, fx := range fixes[src] {
-				if fx.Reason != "" && pass == 1 {
-					f := names[fx]
-					fmt.Fprintf(e.stderr, "dslint: %s:%d:%d: %s not fixed: %s\n", f.File, f.Line, f.Column, f.Rule, fx.Reason)
-				}
-			}
-			if bytes.Equal(res.Data, data) {
-				continue
-			}
-			if fl.fix.diff {
-				diffs++
-				writeDiff(e.stdout, name, data, res.Data)
-				continue
-			}
-			if err := writeFixed(e, src, res.Data); err != nil {
-				return 0, err
-			}
-			changed = true
-			d := done[src]
-			if d == nil {
-				d = &fixed{name: name}
-				done[src] = d
-				order = append(order, src)
-			}
-			for _, fx := range res.Applied {
-				d.count++
-				if r := names[fx].Rule; !slices.Contains(d.rules, r) {
-					d.rules = append(d.rules, r)
-				}
-			}
-		}
-		if fl.fix.diff || !changed {
+		if !changed {
 			break
 		}
 	}
@@ -233,11 +270,16 @@ func runFixes(e *env, fl lintFlags, srcs []manifest.Source, opts lint.Options) (
 		return code, nil
 	}
 	if fl.fix.diff {
-		if diffs > 0 {
+		for _, src := range r.order {
+			d := r.done[src]
+			writeDiff(e.stdout, d.name, d.before, d.after)
+		}
+		if len(r.order) > 0 {
 			return ExitFindings, nil
 		}
 		return ExitOK, nil
 	}
+	done, order := r.done, r.order
 	total := 0
 	for _, src := range order {
 		d := done[src]
@@ -248,7 +290,11 @@ func runFixes(e *env, fl lintFlags, srcs []manifest.Source, opts lint.Options) (
 		}
 	}
 	res := out.Result
-	res.Notes = append(res.Notes, fmt.Sprintf("fixed %s in %s", plural(total, "finding"), plural(len(order), "file")))
+	if total > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("fixed %s in %s", plural(total, "finding"), plural(len(order), "file")))
+	} else {
+		res.Notes = append(res.Notes, "nothing to fix")
+	}
 	if stdin {
 		// The fixed stream is the output; what remains goes to stderr.
 		if b, ok := e.stdin.(*stdinBuffer); ok {

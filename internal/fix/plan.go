@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -466,6 +467,12 @@ func (p *planner) addKey(m *yaml.Node, key string, values []any) ([]change, erro
 	}
 	k, v := m.Content[len(m.Content)-2], m.Content[len(m.Content)-1]
 	at := p.pairEnd(k, v)
+	if start, ok := t.at(k); at == len(t.data) && !bytes.HasSuffix(t.data, []byte("\n")) && ok && t.onlySpaceBefore(start) {
+		// The last pair ends the file without a line break: its value
+		// may be a block scalar, which a line break would change. The
+		// new pair goes before it instead.
+		at = t.lineStart(p.headLine(k, k.Column-1))
+	}
 	indent := k.Column - 1
 	lines := []string{strings.Repeat(" ", indent) + st.key(key) + ":"}
 	for _, v := range values {

@@ -65,7 +65,10 @@ func Read(src Source, stdin io.Reader, limits Limits) iter.Seq2[*File, error] {
 			return
 		}
 		r, size := stdin, 0
-		if src.Path != Stdin {
+		switch {
+		case src.Text != nil:
+			r, size = bytes.NewReader(src.Text), len(src.Text)
+		case src.Path != Stdin:
 			f, err := os.Open(src.Path)
 			if err != nil {
 				yield(nil, unwrapPathError(err))
