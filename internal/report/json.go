@@ -30,6 +30,38 @@ type jsonFinding struct {
 	// Value is present on an approximate finding whose field came from a
 	// chart value: the value, and where the values files set it.
 	Value *finding.Value `json:"value,omitempty"`
+	// Fix is present on a finding whose rule declares its repair.
+	Fix *jsonFix `json:"fix,omitempty"`
+}
+
+// jsonFix is a finding's repair: the edits to the object, by field path,
+// and the same edits as text of the file, or a note saying why there are
+// none.
+type jsonFix struct {
+	Edits        []jsonEdit        `json:"edits"`
+	Replacements []jsonReplacement `json:"replacements,omitempty"`
+	Note         string            `json:"note,omitempty"`
+}
+
+// jsonEdit is one edit: op is remove, replace, add (an item appended to
+// the list at path) or quote; value is what replace writes and add adds.
+type jsonEdit struct {
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	Value any    `json:"value,omitempty"`
+}
+
+// jsonReplacement replaces the bytes [offset, offset+length) of the file,
+// from line:column to endLine:endColumn (end exclusive, columns in
+// characters), with text; length 0 is an insertion, text "" a deletion.
+type jsonReplacement struct {
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Offset    int    `json:"offset"`
+	Length    int    `json:"length"`
+	Text      string `json:"text"`
 }
 
 // jsonSuppression says how a finding was suppressed and where.
@@ -70,6 +102,7 @@ func writeJSON(w io.Writer, res *finding.Result) error {
 			File: f.File, Line: f.Line, Column: f.Column,
 			Object: f.Object, Path: f.Path, Suppressed: f.Suppressed,
 			Approximate: f.Approximate, Chart: f.Chart, Value: f.Value,
+			Fix: jsonFixOf(f.Fix),
 		}
 		if f.Suppressed {
 			s := f.Suppression
@@ -80,4 +113,18 @@ func writeJSON(w io.Writer, res *finding.Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+func jsonFixOf(fx *finding.Fix) *jsonFix {
+	if fx == nil {
+		return nil
+	}
+	out := &jsonFix{Edits: make([]jsonEdit, 0, len(fx.Edits)), Note: fx.Reason}
+	for _, e := range fx.Edits {
+		out.Edits = append(out.Edits, jsonEdit{Op: e.Op, Path: editPath(e), Value: e.Value})
+	}
+	for _, r := range fx.Replacements {
+		out.Replacements = append(out.Replacements, jsonReplacement(r))
+	}
+	return out
 }

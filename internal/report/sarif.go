@@ -181,7 +181,32 @@ func sarifResult(f finding.Finding, ruleIndex int) *sarif.Result {
 	if f.Suppressed {
 		r.AddSuppression(sarifSuppression(f.Suppression))
 	}
+	if fx := sarifFix(f); fx != nil {
+		r.WithFixes([]*sarif.Fix{fx})
+	}
 	return r
+}
+
+// sarifFix is the finding's fix as the text edits of its file, for a
+// viewer to offer; nil when it has none (no fix, or one that cannot be
+// made in the file). Regions count columns in characters, as results do.
+func sarifFix(f finding.Finding) *sarif.Fix {
+	if f.Fix == nil || len(f.Fix.Replacements) == 0 || f.File == "" {
+		return nil
+	}
+	change := sarif.NewArtifactChange().WithArtifactLocation(sarifArtifactLocation(f.File))
+	for _, r := range f.Fix.Replacements {
+		rep := sarif.NewReplacement().WithDeletedRegion(sarif.NewRegion().
+			WithStartLine(r.Line).WithStartColumn(r.Column).
+			WithEndLine(r.EndLine).WithEndColumn(r.EndColumn))
+		if r.Text != "" {
+			rep.WithInsertedContent(sarif.NewArtifactContent().WithText(r.Text))
+		}
+		change.AddReplacement(rep)
+	}
+	return sarif.NewFix().
+		WithDescription(sarif.NewTextMessage(describeEdits(f.Fix.Edits))).
+		AddArtifactChange(change)
 }
 
 // sarifProperties are what SARIF has no field for: the field path, and in

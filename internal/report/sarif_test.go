@@ -368,6 +368,7 @@ func TestSARIFMultitool(t *testing.T) {
 	for name, res := range map[string]*finding.Result{
 		"sample":     sample(),
 		"edge-cases": sarifEdgeCases(),
+		"fixes":      fixSample(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

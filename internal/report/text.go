@@ -117,7 +117,8 @@ func severityColor(s finding.Severity) string {
 	return ansiCyan
 }
 
-// summaryLine counts what the run checked, skipped and found.
+// summaryLine counts what the run checked, skipped and found, and what
+// of it dslint fix can repair.
 func summaryLine(res *finding.Result) string {
 	s := res.Summary
 	parts := []string{
@@ -133,6 +134,9 @@ func summaryLine(res *finding.Result) string {
 	found := fmt.Sprintf("%s, %s, %s", plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"))
 	if s.Suppressed > 0 {
 		found += fmt.Sprintf(" (%d suppressed)", s.Suppressed)
+	}
+	if n := fixable(res.Findings); n > 0 {
+		found += fmt.Sprintf("; %d fixable (dslint fix --diff shows the edits)", n)
 	}
 	return line + ": " + found + "\n"
 }
