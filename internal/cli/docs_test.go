@@ -53,7 +53,7 @@ func TestReadmeRuleTableUpToDate(t *testing.T) {
 // one that lints docs/examples/pools with its declared pools, show what
 // their commands print.
 func TestReadmeExampleOutputs(t *testing.T) {
-	for _, prefix := range []string{"docs/examples/helm/", "-c docs/examples/pools/"} {
+	for _, prefix := range []string{"docs/examples/helm/", "-c docs/examples/pools/", "fix --diff examples/"} {
 		t.Run(prefix, func(t *testing.T) {
 			command, want := readmeBlock(t, "```text\n$ dslint "+prefix)
 			args := strings.Fields(prefix + command)

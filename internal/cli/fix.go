@@ -165,7 +165,7 @@ func (r *fixRun) round(pass int) (*lint.Outcome, lint.Problems, bool, error) {
 	for i := range r.srcs {
 		listed[r.srcs[i].Path] = true
 		if d := r.done[r.srcs[i].Path]; d != nil && r.fl.fix.diff && r.srcs[i].Path != manifest.Stdin {
-			r.srcs[i].Text = d.after // --diff: the next round reads the fixed text
+			r.srcs[i].Text = &d.after // --diff: the next round reads the fixed text
 		}
 	}
 	if b, ok := e.stdin.(*stdinBuffer); ok {

@@ -20,8 +20,9 @@ const Stdin = "-"
 type Source struct {
 	Path string // what to open; Stdin for standard input
 	// Text, when not nil, is the input's text, read instead of Path: the
-	// text dslint fix --diff has fixed, linted again.
-	Text []byte
+	// text dslint fix --diff has fixed, linted again. (A pointer keeps
+	// Source comparable.)
+	Text *[]byte
 	Name string // how reports name it: slash-separated, relative where possible
 	// Kustomization marks a directory argument that holds a kustomization
 	// file: its objects are what `kustomize build Path` prints.

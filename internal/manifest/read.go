@@ -67,7 +67,7 @@ func Read(src Source, stdin io.Reader, limits Limits) iter.Seq2[*File, error] {
 		r, size := stdin, 0
 		switch {
 		case src.Text != nil:
-			r, size = bytes.NewReader(src.Text), len(src.Text)
+			r, size = bytes.NewReader(*src.Text), len(*src.Text)
 		case src.Path != Stdin:
 			f, err := os.Open(src.Path)
 			if err != nil {
