@@ -28,11 +28,11 @@ func WriteCatalogue(w io.Writer, format string, rules []finding.Rule) error {
 
 func catalogueText(w io.Writer, rules []finding.Rule) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RULE\tSEVERITY\tTITLE")
+	fmt.Fprintln(tw, "RULE\tSEVERITY\tFIX\tTITLE")
 	for _, r := range rules {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, fixMark(r, "yes", "-"), r.Title)
 	}
-	fmt.Fprintln(tw, "\nRun \"dslint explain RULE\" for the details of one rule.")
+	fmt.Fprintln(tw, "\nRun \"dslint explain RULE\" for the details of one rule; \"dslint fix\" makes the fixes of the rules marked yes.")
 	return tw.Flush()
 }
 
@@ -69,9 +69,9 @@ func catalogueMarkdown(w io.Writer, rules []finding.Rule) error {
 // carries the same table.
 func CatalogueTable(rules []finding.Rule, doc string) string {
 	var b strings.Builder
-	b.WriteString("| Rule | Severity | What it finds |\n|---|---|---|\n")
+	b.WriteString("| Rule | Severity | `dslint fix` | What it finds |\n|---|---|---|---|\n")
 	for _, r := range rules {
-		fmt.Fprintf(&b, "| [`%s`](%s#%s) | %s | %s |\n", r.ID, doc, r.ID, r.Severity, r.Title)
+		fmt.Fprintf(&b, "| [`%s`](%s#%s) | %s | %s | %s |\n", r.ID, doc, r.ID, r.Severity, fixMark(r, "yes", ""), r.Title)
 	}
 	return b.String()
 }
@@ -79,7 +79,7 @@ func CatalogueTable(rules []finding.Rule, doc string) string {
 // ruleMarkdown documents one rule; SARIF help and docs/rules.md share it.
 func ruleMarkdown(r finding.Rule, heading string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n\n**%s** · severity `%s`\n\n%s\n", heading, r.ID, r.Title, r.Severity, r.Description)
+	fmt.Fprintf(&b, "%s %s\n\n**%s** · severity `%s`%s\n\n%s\n", heading, r.ID, r.Title, r.Severity, fixMark(r, " · fixable by `dslint fix`", ""), r.Description)
 	if r.Intent != "" {
 		fmt.Fprintf(&b, "\n**When it fires, and when it stays quiet:** %s\n", oneLine(r.Intent))
 	}
@@ -112,7 +112,7 @@ func Explain(w io.Writer, r finding.Rule) error {
 // help text share it.
 func ruleText(r finding.Rule) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n%s\n\n%s\n", r.ID, r.Severity, r.Title, r.Description)
+	fmt.Fprintf(&b, "%s (%s%s)\n%s\n\n%s\n", r.ID, r.Severity, fixMark(r, ", fixable by dslint fix", ""), r.Title, r.Description)
 	if r.Intent != "" {
 		fmt.Fprintf(&b, "\nWhen it fires, and when it stays quiet:\n%s", indent(r.Intent+"\n"))
 	}
@@ -130,6 +130,14 @@ func ruleText(r finding.Rule) string {
 		fmt.Fprintf(&b, "See: %s (%s)\n", l.URL, linkText(l))
 	}
 	return b.String()
+}
+
+// fixMark is yes for a rule whose findings dslint fix repairs, else no.
+func fixMark(r finding.Rule, yes, no string) string {
+	if r.Fixable {
+		return yes
+	}
+	return no
 }
 
 func linkText(l finding.Link) string {
