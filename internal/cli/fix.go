@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/dslint/dslint/internal/fix"
 	"github.com/dslint/dslint/internal/lint"
 	"github.com/dslint/dslint/internal/manifest"
+	"github.com/dslint/dslint/internal/report"
 )
 
 func runFix(e *env, args []string) (int, error) { return lintOrFix(e, args, true) }
@@ -322,35 +322,9 @@ func unfixableNotes(fs []finding.Finding, want func(finding.Finding) bool) []str
 		if !want(f) || f.Fix.Source != "" {
 			continue
 		}
-		var edits []string
-		for _, e := range f.Fix.Edits {
-			edits = append(edits, describeEdit(e))
-		}
-		out = append(out, fmt.Sprintf("%s:%d:%d: %s not fixed (%s): %s", f.File, f.Line, f.Column, f.Rule, f.Fix.Reason, strings.Join(edits, "; ")))
+		out = append(out, fmt.Sprintf("%s:%d:%d: %s not fixed (%s): %s", f.File, f.Line, f.Column, f.Rule, f.Fix.Reason, report.DescribeEdits(f.Fix.Edits)))
 	}
 	return out
-}
-
-// describeEdit says an edit in words: "remove spec.tolerations[0].value".
-func describeEdit(e finding.Edit) string {
-	path := manifest.FormatPath(e.Path)
-	switch e.Op {
-	case finding.EditReplace:
-		return fmt.Sprintf("set %s to %v", path, e.Value)
-	case finding.EditQuote:
-		return "quote " + path
-	case finding.EditAdd:
-		return fmt.Sprintf("add %s to %s", compactJSON(e.Value), manifest.FormatPath(e.Path[:len(e.Path)-1]))
-	}
-	return "remove " + path
-}
-
-func compactJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // writeDiff prints the change of one file as a unified diff.

@@ -19,10 +19,11 @@ func editPath(e finding.Edit) string {
 	return manifest.FormatPath(p)
 }
 
-// describeEdits says a fix's edits in words, for a viewer offering it:
-// "remove spec.tolerations[0].value; set spec.tolerations[1].operator to
+// DescribeEdits says a fix's edits in words, for a viewer offering it and
+// for dslint fix naming what it cannot make: "remove
+// spec.tolerations[0].value; set spec.tolerations[1].operator to
 // \"Exists\"".
-func describeEdits(edits []finding.Edit) string {
+func DescribeEdits(edits []finding.Edit) string {
 	words := make([]string, 0, len(edits))
 	for _, e := range edits {
 		words = append(words, describeEdit(e))

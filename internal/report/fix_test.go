@@ -256,7 +256,7 @@ func TestFixableCount(t *testing.T) {
 
 // TestDescribeEdits: a fix of several edits is described edit by edit.
 func TestDescribeEdits(t *testing.T) {
-	got := describeEdits([]finding.Edit{
+	got := DescribeEdits([]finding.Edit{
 		{Op: finding.EditRemove, Path: []any{"spec", "tolerations", 0, "tolerationSeconds"}},
 		{Op: finding.EditReplace, Path: []any{"spec", "tolerations", 0, "effect"}, Value: "NoExecute"},
 		{Op: finding.EditAdd, Path: []any{"spec", "tolerations", "-"}, Value: map[string]any{"operator": "Exists"}},

@@ -205,7 +205,7 @@ func sarifFix(f finding.Finding) *sarif.Fix {
 		change.AddReplacement(rep)
 	}
 	return sarif.NewFix().
-		WithDescription(sarif.NewTextMessage(describeEdits(f.Fix.Edits))).
+		WithDescription(sarif.NewTextMessage(DescribeEdits(f.Fix.Edits))).
 		AddArtifactChange(change)
 }
 
