@@ -224,3 +224,85 @@ func TestLintFix(t *testing.T) {
 		t.Errorf("base/agent.yaml:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestFixableRulesFixTheirBadExample: dslint fix repairs the findings with
+// a fix of the bad example of every rule marked fixable (judged with its
+// config), and they are gone afterwards; a rule not marked fixable
+// declares no fix there, and --rule refuses it.
+func TestFixableRulesFixTheirBadExample(t *testing.T) {
+	_, out, _ := run(t, "", "rules", "--format", "json")
+	var rules []struct {
+		ID      string `json:"id"`
+		Bad     string `json:"bad"`
+		Config  string `json:"config"`
+		Fixable bool   `json:"fixable"`
+	}
+	if err := json.Unmarshal([]byte(out), &rules); err != nil {
+		t.Fatal(err)
+	}
+	fixable, exampled := 0, 0
+	for _, r := range rules {
+		if r.Fixable {
+			fixable++
+		}
+		if r.Bad == "" {
+			continue
+		}
+		t.Run(r.ID, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "bad.yaml")
+			if err := os.WriteFile(file, []byte(r.Bad), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"--enable", r.ID, "--fail-on", "none"}
+			if r.Config != "" {
+				cfg := filepath.Join(dir, "dslint.yaml")
+				if err := os.WriteFile(cfg, []byte(r.Config), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "-c", cfg)
+			}
+			findings := func() (all, withFix int) {
+				_, out, _ := run(t, "", slices.Concat([]string{"lint", "-f", "json"}, args, []string{file})...)
+				var rep struct{ Findings []jsonFinding }
+				if err := json.Unmarshal([]byte(out), &rep); err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range rep.Findings {
+					if f.Rule == r.ID {
+						all++
+						if f.fixable() {
+							withFix++
+						}
+					}
+				}
+				return all, withFix
+			}
+			before, fixes := findings()
+			if !r.Fixable {
+				if fixes > 0 {
+					t.Errorf("%d findings with a fix, but the rule is not marked fixable", fixes)
+				}
+				if code, _, _ := run(t, "", "fix", "--rule", r.ID, file); code != ExitUsage {
+					t.Errorf("fix --rule %s: exit %d, want 2 for a rule without a fix", r.ID, code)
+				}
+				return
+			}
+			if fixes == 0 {
+				t.Logf("the bad example has no finding with a fix (%d without)", before)
+				return
+			}
+			exampled++
+			if code, _, stderr := run(t, "", slices.Concat([]string{"fix", "--rule", r.ID}, args, []string{file})...); code != ExitOK {
+				t.Fatalf("fix: exit %d\n%s", code, stderr)
+			}
+			if after, left := findings(); left > 0 || after != before-fixes {
+				fixed, _ := os.ReadFile(file)
+				t.Errorf("%d findings (%d with a fix) before the fix, %d (%d) after:\n%s", before, fixes, after, left, fixed)
+			}
+		})
+	}
+	if fixable < 8 || exampled < 6 {
+		t.Errorf("%d rules marked fixable, %d with a fixed example: want the 8 of issue 16, most with one", fixable, exampled)
+	}
+}
