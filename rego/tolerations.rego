@@ -126,6 +126,34 @@ control_plane_taints := [control_plane_taint] if {
 	settings.kubernetes_minor == 24
 } else := [master_taint]
 
+# control_plane_counterpart(t) is the toleration of the control-plane taint
+# that does what t, a toleration of the master taint, did: Equal with t's
+# value when t has one, else Exists, with t's effect and tolerationSeconds
+# when it has them.
+control_plane_counterpart(t) := object.union(_counterpart_match(t), {name: v |
+	some name in ["effect", "tolerationSeconds"]
+	v := t[name]
+	not v in {null, ""}
+})
+
+_counterpart_match(t) := {"key": control_plane_taint.key, "operator": "Equal", "value": field(t, "value")} if {
+	field(t, "operator") in {"", "Equal"}
+	field(t, "value") != ""
+} else := {"key": control_plane_taint.key, "operator": "Exists"}
+
+# text(t) writes the toleration t in a message, its fields in the API's
+# order, those it leaves out left out: {key: a, operator: Equal, value:
+# "b", effect: NoSchedule, tolerationSeconds: 30}.
+text(t) := sprintf("{%s}", [concat(", ", [_field_text(name, v) |
+	some name in ["key", "operator", "value", "effect", "tolerationSeconds"]
+	v := object.get(t, name, "")
+	not v in {"", null}
+])])
+
+_field_text("value", v) := sprintf("value: %q", [v])
+
+_field_text(name, v) := sprintf("%s: %v", [name, v]) if name != "value"
+
 # tolerated(tolerations, taint) is true when any toleration of the list
 # tolerates the taint (TolerationsTolerateTaint).
 tolerated(tolerations, taint) if {

@@ -284,3 +284,17 @@ test_absent_or_null_operator_is_equal if {
 	not tolerations.tolerates_with_gate({"key": "a", "operator": null, "value": "v"}, {"key": "a", "value": "w"}, false)
 	not tolerations.tolerates_with_gate({"key": "a", "operator": 5}, {"key": "a"}, true)
 }
+
+test_text_writes_the_fields_given_in_the_api_order if {
+	tolerations.text({"effect": "NoSchedule", "operator": "Exists", "key": "a"}) == "{key: a, operator: Exists, effect: NoSchedule}"
+	tolerations.text({"key": "a", "operator": "Equal", "value": "b c", "tolerationSeconds": 30, "effect": "NoExecute"}) == `{key: a, operator: Equal, value: "b c", effect: NoExecute, tolerationSeconds: 30}`
+	tolerations.text({"operator": "Exists", "value": "", "effect": null}) == "{operator: Exists}"
+}
+
+test_control_plane_counterpart if {
+	cp := "node-role.kubernetes.io/control-plane"
+	master := "node-role.kubernetes.io/master"
+	tolerations.control_plane_counterpart({"key": master, "operator": "Exists", "effect": "NoSchedule"}) == {"key": cp, "operator": "Exists", "effect": "NoSchedule"}
+	tolerations.control_plane_counterpart({"key": master, "value": "true", "effect": "NoExecute", "tolerationSeconds": 60}) == {"key": cp, "operator": "Equal", "value": "true", "effect": "NoExecute", "tolerationSeconds": 60}
+	tolerations.control_plane_counterpart({"key": master, "operator": "Equal", "value": "", "effect": ""}) == {"key": cp, "operator": "Exists"}
+}

@@ -99,17 +99,26 @@ report contains _severity(pod, result.with_fix(result.fail(_path(pod), msg), _ad
 		_noun(missing),
 		concat(" and ", [sprintf("%q", [tol.string_of_taint(t)]) | some t in missing]),
 		_master_note(pod),
-		concat(" and ", [sprintf("a toleration {key: %s, operator: %s, effect: %s}", [a.key, a.operator, a.effect]) | some t in missing; a := _toleration_for(t)]),
+		concat(" and ", [sprintf("a toleration %s", [tol.text(_toleration_for(pod, t))]) | some t in missing]),
 	])
 }
 
-# _toleration_for(taint) is the toleration to add for a missing taint: both
-# control-plane taints have no value and effect NoSchedule.
-_toleration_for(taint) := {"key": taint.key, "operator": "Exists", "effect": "NoSchedule"}
+# _toleration_for(pod, taint) is the toleration to add for a missing taint:
+# the control-plane counterpart of the pod's first master toleration that
+# tolerates it (deprecated-master-key adds the same one, and dslint fix
+# makes the edit once), else Exists with effect NoSchedule (both
+# control-plane taints have no value).
+_toleration_for(pod, taint) := tol.control_plane_counterpart(pod.valid_tolerations[i]) if {
+	i := min({j |
+		some j, t in pod.valid_tolerations
+		t.key == tol.master_taint.key
+		tol.tolerates(tol.control_plane_counterpart(t), taint)
+	})
+} else := {"key": taint.key, "operator": "Exists", "effect": "NoSchedule"}
 
 # _additions(pod, missing) is the fix: each missing toleration appended to
 # the pod's tolerations.
-_additions(pod, missing) := [result.append(k8s.pod_path(pod, ["tolerations"]), _toleration_for(t)) | some t in missing]
+_additions(pod, missing) := [result.append(k8s.pod_path(pod, ["tolerations"]), _toleration_for(pod, t)) | some t in missing]
 
 # _missing(pod) are the taints of control-plane nodes in the target release
 # that the pod does not tolerate.

@@ -63,6 +63,18 @@ test_only_master_toleration_points_at_list if {
 	r == {_missing("log-shipper", _list_path, _master_note)}
 }
 
+# A master toleration of every effect: the toleration added is its
+# counterpart, the very one deprecated-master-key adds, so that the fix
+# adds one toleration, not two.
+test_master_toleration_of_every_effect_gets_its_counterpart if {
+	r := rule.report with input as _daemonset({"tolerations": [{"key": _master, "operator": "Exists"}]})
+	counterpart := {"key": _cp, "operator": "Exists"}
+	r == {object.union(_missing("log-shipper", _list_path, _master_note), {
+		"fix": [{"op": "add", "path": array.concat(_list_path, ["-"]), "value": counterpart}],
+		"message": sprintf("daemonset \"log-shipper\" does not tolerate the control-plane taint \"node-role.kubernetes.io/control-plane:NoSchedule\"%s: it will not run on control-plane nodes; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists}", [_master_note]),
+	})}
+}
+
 test_only_key_only_master_toleration if {
 	r := rule.report with input as _daemonset({"tolerations": [{"key": _master, "effect": "NoSchedule"}]})
 	r == {_missing("log-shipper", _list_path, _master_note)}

@@ -112,7 +112,7 @@ _control_plane := "node-role.kubernetes.io/control-plane"
 
 # t.key is tol.field(t, "key") whenever it can equal the master key. The
 # fix adds the toleration the message names.
-report contains result.with_fix(result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg), [result.append(k8s.pod_path(pod, ["tolerations"]), _counterpart(t))]) if {
+report contains result.with_fix(result.fail(k8s.pod_path(pod, ["tolerations", i, "key"]), msg), [result.append(k8s.pod_path(pod, ["tolerations"]), tol.control_plane_counterpart(t))]) if {
 	settings.kubernetes_minor >= 25
 	not _openshift_payload
 	some pod in k8s.pods
@@ -120,13 +120,11 @@ report contains result.with_fix(result.fail(k8s.pod_path(pod, ["tolerations", i,
 	t.key == _master
 	not tol.tolerated(pod.tolerations, tol.control_plane_taint)
 	not tol.tolerated(pod.tolerations, _twin(t))
-	msg := sprintf("toleration of the deprecated taint %q has no counterpart for %q: kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes %q instead, so this toleration no longer lets pods onto them; add {key: %s, operator: %s%s} next to it", [
+	msg := sprintf("toleration of the deprecated taint %q has no counterpart for %q: kubeadm stopped applying the master taint in 1.25 and taints control-plane nodes %q instead, so this toleration no longer lets pods onto them; add %s next to it", [
 		_master,
 		_control_plane,
 		tol.string_of_taint(tol.control_plane_taint),
-		_control_plane,
-		_operator(t),
-		_effect_suffix(t),
+		tol.text(tol.control_plane_counterpart(t)),
 	])
 }
 
@@ -180,29 +178,6 @@ _twin_effect(t) := e if {
 _twin_value(t) := tol.field(t, "value") if tol.field(t, "operator") in {"", "Equal"}
 
 _twin_value(t) := "" if not tol.field(t, "operator") in {"", "Equal"}
-
-# _counterpart(t) is the toleration of the control-plane taint to add next
-# to the master toleration t: Equal with t's value when t has one, else
-# Exists, with t's effect and tolerationSeconds when it has them.
-_counterpart(t) := object.union(_counterpart_match(t), {name: v |
-	some name in ["effect", "tolerationSeconds"]
-	v := t[name]
-	not v in {null, ""}
-})
-
-_counterpart_match(t) := {"key": _control_plane, "operator": "Equal", "value": tol.field(t, "value")} if {
-	tol.field(t, "operator") in {"", "Equal"}
-	tol.field(t, "value") != ""
-} else := {"key": _control_plane, "operator": "Exists"}
-
-_operator(t) := sprintf("Equal, value: %q", [c.value]) if {
-	c := _counterpart_match(t)
-	c.operator == "Equal"
-} else := "Exists"
-
-_effect_suffix(t) := sprintf(", effect: %s", [tol.field(t, "effect")]) if tol.field(t, "effect") != ""
-
-_effect_suffix(t) := "" if tol.field(t, "effect") == ""
 
 _required := ["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"]
 

@@ -94,7 +94,7 @@ test_master_with_value_suggests_same_value if {
 # The counterpart keeps the master toleration's tolerationSeconds, and
 # nothing the master toleration leaves empty or null.
 test_master_counterpart_keeps_toleration_seconds if {
-	rule.report == {_toleration(0, "Exists, effect: NoExecute", {"key": _cp, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60})} with input as _tols([{"key": _m, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}])
+	rule.report == {_toleration(0, "Exists, effect: NoExecute, tolerationSeconds: 60", {"key": _cp, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60})} with input as _tols([{"key": _m, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}])
 	rule.report == {_toleration(0, "Exists", {"key": _cp, "operator": "Exists"})} with input as _tols([{"key": _m, "operator": "Equal", "value": "", "effect": ""}])
 	rule.report == {_toleration(0, "Exists", {"key": _cp, "operator": "Exists"})} with input as _tols([{"key": _m, "value": null, "effect": null}])
 }

@@ -118,7 +118,7 @@ report contains result.with_fix(result.fail(_selector_path(pod), msg), _addition
 		concat(" and ", [_taint_and_note(pod, t) | some t in missing]),
 		_where(missing),
 		_noun(missing),
-		concat(" and ", [_toleration_text(_toleration_to_add(t)) | some t in missing]),
+		concat(" and ", [tol.text(_toleration_to_add(t)) | some t in missing]),
 	])
 }
 
@@ -138,7 +138,7 @@ report contains result.with_fix(result.fail(pools.asking_path(pod, pool), msg), 
 	msg := sprintf("%s selects pool %q (%s) but does not tolerate %s: its pods stay Pending; add %s %s", [
 		k8s.workload_label(pod), pool.name, pools.asking_text(pod, pool),
 		concat(" and ", [sprintf("its taint %q", [tol.string_of_taint(t)]) | some t in missing]),
-		_noun(missing), concat(" and ", [_toleration_text(_toleration_to_add(t)) | some t in missing]),
+		_noun(missing), concat(" and ", [tol.text(_toleration_to_add(t)) | some t in missing]),
 	])
 }
 
@@ -262,11 +262,6 @@ _noun(missing) := "the tolerations" if count(missing) > 1
 _toleration_to_add(taint) := {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect} if {
 	object.get(taint, "value", "") != ""
 } else := {"key": taint.key, "operator": "Exists", "effect": taint.effect}
-
-# _toleration_text(t) writes the toleration t in a message.
-_toleration_text(t) := sprintf("{key: %s, operator: Equal, value: %q, effect: %s}", [t.key, t.value, t.effect]) if {
-	t.operator == "Equal"
-} else := sprintf("{key: %s, operator: Exists, effect: %s}", [t.key, t.effect])
 
 # _additions(pod, missing) is the fix: the toleration of each missing taint
 # appended to the pod's tolerations.
