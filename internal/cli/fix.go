@@ -258,6 +258,7 @@ func runFixes(e *env, fl lintFlags, srcs []manifest.Source, opts lint.Options) (
 		out, problems = o, p
 		if pass == 1 {
 			unfixable = unfixableNotes(out.Findings, fl.fix.wants)
+			unfixable = append(unfixable, renderedDiffs(out.Findings, fl.fix.wants)...)
 		}
 		if !changed {
 			break
@@ -323,6 +324,41 @@ func unfixableNotes(fs []finding.Finding, want func(finding.Finding) bool) []str
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s:%d:%d: %s not fixed (%s): %s", f.File, f.Line, f.Column, f.Rule, f.Fix.Reason, report.DescribeEdits(f.Fix.Edits)))
+	}
+	return out
+}
+
+// renderedDiffs are the fixes of objects rendered from Helm charts as
+// diffs of the rendered manifests, one note per template render: dslint
+// writes no template, so they show what to change there.
+func renderedDiffs(fs []finding.Finding, want func(finding.Finding) bool) []string {
+	type render struct {
+		name  string
+		text  []byte
+		fixes []*finding.Fix
+	}
+	var renders []*render
+	for _, f := range fs {
+		if !want(f) || f.Fix.Rendered == nil {
+			continue
+		}
+		i := slices.IndexFunc(renders, func(r *render) bool { return r.name == f.File && bytes.Equal(r.text, f.Fix.Rendered) })
+		if i < 0 {
+			renders = append(renders, &render{name: f.File, text: f.Fix.Rendered})
+			i = len(renders) - 1
+		}
+		renders[i].fixes = append(renders[i].fixes, f.Fix)
+	}
+	var out []string
+	for _, r := range renders {
+		res, err := fix.File(r.name, r.text, fix.Targets(r.fixes))
+		if err != nil || bytes.Equal(res.Data, r.text) {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s is rendered from a Helm chart, and dslint writes no template; these edits of the rendered manifest are to make in the template or the values:\n", r.name)
+		writeDiff(&b, r.name+" (rendered)", r.text, res.Data)
+		out = append(out, strings.TrimSuffix(b.String(), "\n"))
 	}
 	return out
 }

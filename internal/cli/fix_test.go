@@ -306,3 +306,34 @@ func TestFixableRulesFixTheirBadExample(t *testing.T) {
 		t.Errorf("%d rules marked fixable, %d with a fixed example: want the 8 of issue 16, most with one", fixable, exampled)
 	}
 }
+
+// TestFixHelmChart: a chart's objects are rendered, not written: fix
+// changes no file of the chart and shows its edits on the rendered
+// manifest, with the template positions to make them at.
+func TestFixHelmChart(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "../../docs/examples/helm", dir)
+	before := readTree(t, dir)
+	code, out, stderr := run(t, "", "fix", "--fail-on", "none", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	after := readTree(t, dir)
+	for rel, b := range before {
+		if !bytes.Equal(after[rel], b) {
+			t.Errorf("%s changed", rel)
+		}
+	}
+	for _, want := range []string{
+		"templates/exporter.yaml:22:11: invalid-toleration not fixed (rendered from a Helm chart: make the change in the template or the values): remove spec.template.spec.tolerations[1].value",
+		"templates/exporter.yaml (rendered)\n",
+		"-          value: present\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !strings.Contains(out, "nothing to fix") {
+		t.Errorf("stdout:\n%s", out)
+	}
+}

@@ -277,7 +277,11 @@ type Fix struct {
 	// ("-" for standard input); empty when no file holds it as linted: a
 	// chart's template, an object a generator made.
 	Source string
-	// Line and Column are where the object's mapping starts in Source.
+	// Rendered, for an object of a Helm chart, is the rendered text it was
+	// read from: dslint fix shows the edits there, and writes nothing.
+	Rendered []byte
+	// Line and Column are where the object's mapping starts in Source (in
+	// Rendered, for a chart's object).
 	Line, Column int
 	// Expect holds, for each edit, the value at its path (at its list, for
 	// an append) in the object as linted, as JSON ("null" when absent): an

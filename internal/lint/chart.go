@@ -100,9 +100,10 @@ func chartError(name string, err error) error {
 
 // checkRendered judges the objects of one rendered document of a chart.
 func checkRendered(ctx context.Context, eng *engine.Run, src manifest.Source, d helm.Doc, chart *finding.Chart, out *fileResult, opts Options) {
-	f := manifest.Parse(d.Template, []byte(d.Content))
+	text := []byte(d.Content)
+	f := manifest.Parse(d.Template, text)
 	pos := d.Positions()
-	origin := manifest.Origin{File: d.Template, Template: pos}
+	origin := manifest.Origin{File: d.Template, Template: pos, Rendered: text}
 	if !opts.ParseOnly && !opts.Schedule {
 		for _, dir := range suppress.Comments(f) {
 			p, alone, ok := pos.Comment(dir.Line, dir.Column)

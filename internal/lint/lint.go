@@ -611,6 +611,9 @@ func fixOf(o objectAt, edits []finding.Edit) *finding.Fix {
 	switch {
 	case o.chart != nil || o.origin.Template != nil:
 		fx.Reason = "rendered from a Helm chart: make the change in the template or the values"
+		if o.origin.Node != nil {
+			fx.Rendered, fx.Line, fx.Column = o.origin.Rendered, o.origin.Node.Line, o.origin.Node.Column
+		}
 	case o.origin.Node == nil || o.origin.Path == "":
 		fx.Reason = "the object is made by kustomize, not written in a file"
 	default:

@@ -68,6 +68,9 @@ type Origin struct {
 	// where in the template a field of Node (the rendered object) was
 	// written.
 	Template TemplateMap
+	// Rendered, with Template, is the rendered text Node was parsed from:
+	// dslint fix shows its edits there, since it writes no template.
+	Rendered []byte
 }
 
 // TemplateMap finds the template positions of a rendered document.
