@@ -50,7 +50,7 @@ func (f *fixFlags) check(opts lint.Options) error {
 		case !ok:
 			return usagef("--rule %q: no such rule (dslint rules lists them)", id)
 		case !r.Fixable:
-			return usagef("--rule %q: the rule has no fix (dslint rules --format json marks the fixable ones)", id)
+			return usagef("--rule %q: the rule has no fix (dslint rules marks the fixable ones)", id)
 		}
 	}
 	return nil
@@ -188,10 +188,7 @@ func (r *fixRun) round(pass int) (*lint.Outcome, lint.Problems, bool, error) {
 		if pass > 1 && r.fl.fix.diff && d != nil && !listed[src] {
 			continue // a kustomize source: linted as on disk, not as fixed
 		}
-		data, err := e.read(src)
-		if d != nil && r.fl.fix.diff {
-			data = d.after
-		}
+		data, err := r.text(src)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "dslint: %v\n", err)
 			continue
@@ -213,12 +210,8 @@ func (r *fixRun) round(pass int) (*lint.Outcome, lint.Problems, bool, error) {
 		if bytes.Equal(res.Data, data) {
 			continue
 		}
-		if !r.fl.fix.diff {
-			if err := writeFixed(e, src, res.Data); err != nil {
-				return nil, problems, false, err
-			}
-		} else if src == manifest.Stdin {
-			e.stdin.(*stdinBuffer).data = res.Data
+		if err := r.keep(src, res.Data); err != nil {
+			return nil, problems, false, err
 		}
 		changed = true
 		if d == nil {
@@ -235,6 +228,29 @@ func (r *fixRun) round(pass int) (*lint.Outcome, lint.Problems, bool, error) {
 		}
 	}
 	return out, problems, changed, nil
+}
+
+// text is the text of the file src as fixed so far: with --diff, what
+// the rounds before made of it; else the file (standard input as kept).
+func (r *fixRun) text(src string) ([]byte, error) {
+	if d := r.done[src]; d != nil && r.fl.fix.diff {
+		return d.after, nil
+	}
+	return r.e.read(src)
+}
+
+// keep keeps the fixed text of the file src: standard input's, to print;
+// with --diff, in r.done for the next round (done by the caller); else in
+// the file.
+func (r *fixRun) keep(src string, data []byte) error {
+	switch {
+	case src == manifest.Stdin:
+		r.e.stdin.(*stdinBuffer).data = data
+	case r.fl.fix.diff:
+	default:
+		return writeFixed(src, data)
+	}
+	return nil
 }
 
 // runFixes lints, makes the fixes, and lints again until nothing more is
@@ -280,10 +296,9 @@ func runFixes(e *env, fl lintFlags, srcs []manifest.Source, opts lint.Options) (
 		}
 		return ExitOK, nil
 	}
-	done, order := r.done, r.order
 	total := 0
-	for _, src := range order {
-		d := done[src]
+	for _, src := range r.order {
+		d := r.done[src]
 		total += d.count
 		if !fl.quiet {
 			slices.Sort(d.rules)
@@ -292,7 +307,7 @@ func runFixes(e *env, fl lintFlags, srcs []manifest.Source, opts lint.Options) (
 	}
 	res := out.Result
 	if total > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("fixed %s in %s", plural(total, "finding"), plural(len(order), "file")))
+		res.Notes = append(res.Notes, fmt.Sprintf("fixed %s in %s", plural(total, "finding"), plural(len(r.order), "file")))
 	} else {
 		res.Notes = append(res.Notes, "nothing to fix")
 	}
@@ -378,13 +393,8 @@ func writeDiff(w io.Writer, name string, before, after []byte) {
 
 // writeFixed replaces a file with its fixed text: a temporary file in
 // the same directory, with the file's mode, renamed over it (over the
-// file a symbolic link points to). Standard input's text is kept to print.
-func writeFixed(e *env, source string, data []byte) error {
-	if source == manifest.Stdin {
-		b := e.stdin.(*stdinBuffer)
-		b.data = data
-		return nil
-	}
+// file a symbolic link points to).
+func writeFixed(source string, data []byte) error {
 	path, err := filepath.EvalSymlinks(source)
 	if err != nil {
 		return usagef("fix %s: %v", source, err)

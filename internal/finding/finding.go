@@ -301,6 +301,15 @@ type Edit struct {
 	Value any
 }
 
+// Target is the field the edit changes: Path, but for an append, the list
+// (Path without its "-").
+func (e Edit) Target() []any {
+	if n := len(e.Path); n > 0 && e.Path[n-1] == "-" {
+		return e.Path[:n-1]
+	}
+	return e.Path
+}
+
 // The operations of an Edit.
 const (
 	EditRemove  = "remove"  // remove the key or the list item at Path

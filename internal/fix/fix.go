@@ -45,8 +45,6 @@ func Targets(fixes []*finding.Fix) []Target {
 	return out
 }
 
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
 // file is a file parsed for fixing.
 type file struct {
 	name string
@@ -59,10 +57,6 @@ type file struct {
 // open parses data for fixing: a file with a syntax error, or one that is
 // not UTF-8, is not edited.
 func open(name string, data []byte) (*file, error) {
-	body := data
-	if bytes.HasPrefix(data, utf8BOM) {
-		body = data[len(utf8BOM):]
-	}
 	f := manifest.Parse(name, data)
 	if f.Template {
 		return nil, errors.New("it holds Helm template syntax")
@@ -70,10 +64,12 @@ func open(name string, data []byte) (*file, error) {
 	if len(f.SyntaxErrors) > 0 {
 		return nil, fmt.Errorf("it has a syntax error at line %d", f.SyntaxErrors[0].Line)
 	}
-	if !bytes.Equal(f.Data, body) {
+	// The parser's text is the file's but for a byte order mark; UTF-16
+	// is converted, and not edited.
+	if !bytes.HasSuffix(data, f.Data) {
 		return nil, errors.New("it is not UTF-8 text")
 	}
-	out := &file{name: name, bom: len(data) - len(body), text: newText(body), objs: map[[2]int]*yaml.Node{}, docs: f.Docs}
+	out := &file{name: name, bom: len(data) - len(f.Data), text: newText(f.Data), objs: map[[2]int]*yaml.Node{}, docs: f.Docs}
 	for _, d := range f.Docs {
 		objs, _ := manifest.Entries(d)
 		for _, o := range objs {
@@ -113,7 +109,7 @@ func Expect(obj *yaml.Node, edits []finding.Edit) []string {
 
 func valueAt(obj *yaml.Node, e finding.Edit) string {
 	var v any
-	if s, err := resolve(obj, listPath(e.Path)); err == nil && s.node != nil {
+	if s, err := resolve(obj, e.Target()); err == nil && s.node != nil {
 		v, _ = yamlvalue.Plain(s.node)
 	}
 	b, _ := json.Marshal(v)
@@ -152,7 +148,7 @@ func (f *file) plan(obj *yaml.Node, fixes []*finding.Fix) (changes []change, edi
 		}
 		changes, edits, applied = cs, try, append(applied, fx)
 	}
-	return changes, normalize(obj, edits), applied
+	return changes, edits, applied
 }
 
 // Describe fills in the Replacements of each fix, made alone in the file
@@ -161,20 +157,21 @@ func Describe(name string, data []byte, targets []Target) {
 	f, err := open(name, data)
 	for _, t := range targets {
 		var obj *yaml.Node
-		if err == nil {
-			obj, err = f.object(t)
+		objErr := err
+		if objErr == nil {
+			obj, objErr = f.object(t)
 		}
 		for _, fx := range t.Fixes {
-			if err != nil {
-				fx.Reason = "not fixable in this file: " + err.Error()
+			if objErr != nil {
+				fx.Reason = "not fixable in this file: " + objErr.Error()
 				continue
 			}
-			cs, _, applied := f.plan(obj, []*finding.Fix{fx})
+			cs, edits, applied := f.plan(obj, []*finding.Fix{fx})
 			if len(applied) == 0 {
 				continue
 			}
-			if _, verr := f.apply(data, []Target{t}, map[*yaml.Node][]finding.Edit{obj: normalize(obj, fx.Edits)}, cs); verr != nil {
-				fx.Reason = verr.Error()
+			if _, err := f.apply(data, map[*yaml.Node][]finding.Edit{obj: edits}, cs); err != nil {
+				fx.Reason = err.Error()
 				continue
 			}
 			fx.Replacements = f.replacements(cs)
@@ -212,7 +209,7 @@ func File(name string, data []byte, targets []Target) (Result, error) {
 		edits[obj] = es
 		res.Applied = append(res.Applied, applied...)
 	}
-	out, err := f.apply(data, targets, edits, all)
+	out, err := f.apply(data, edits, all)
 	if err != nil {
 		return Result{Data: data}, fmt.Errorf("%s was not changed: %w", name, err)
 	}
@@ -220,18 +217,16 @@ func File(name string, data []byte, targets []Target) (Result, error) {
 	return res, nil
 }
 
-// apply makes changes in data and checks the result: it parses, and
-// decodes to the objects of the file with edits made in theirs.
-func (f *file) apply(data []byte, targets []Target, edits map[*yaml.Node][]finding.Edit, changes []change) ([]byte, error) {
+// apply makes changes (of objects apart, each without overlaps) in data
+// and checks the result: it parses, and decodes to the objects of the file
+// with edits made in theirs.
+func (f *file) apply(data []byte, edits map[*yaml.Node][]finding.Edit, changes []change) ([]byte, error) {
 	slices.SortStableFunc(changes, func(a, b change) int { return a.start - b.start })
 	var b bytes.Buffer
 	b.Write(data[:f.bom])
 	body := f.text.data
 	at := 0
 	for _, c := range changes {
-		if c.start < at {
-			return nil, errors.New("two edits change the same text")
-		}
 		b.Write(body[at:c.start])
 		b.WriteString(c.text)
 		at = c.end
@@ -272,7 +267,7 @@ func (f *file) check(out []byte, edits map[*yaml.Node][]finding.Edit) error {
 			}
 			got, err := yamlvalue.Plain(after[j].Node)
 			if err != nil || !reflect.DeepEqual(want, got) {
-				return fmt.Errorf("the edit would change more of %s %s than the fix (a block scalar that ends the file without a line break, say), so the file is left as it is", o.Kind, o.Name)
+				return fmt.Errorf("the edit would change more of %s %s than the fix, so the file is left as it is", o.Kind, o.Name)
 			}
 		}
 		for j, o := range others {

@@ -101,33 +101,38 @@ func normalize(obj *yaml.Node, edits []finding.Edit) []finding.Edit {
 			out = append(out, e)
 		}
 	}
-	// Lists emptied by removals.
-	removed := map[string][]int{}
+	// Lists emptied by removals, in the order first met.
+	type removals struct {
+		list  []any
+		items map[int]bool
+	}
+	var emptied []*removals
 	appended := map[string]bool{}
 	for _, e := range out {
-		if n := len(e.Path); e.Op == finding.EditRemove && n > 0 {
-			if i, ok := e.Path[n-1].(int); ok {
-				k := pathKey(e.Path[:n-1])
-				removed[k] = append(removed[k], i)
-			}
-		}
 		if e.Op == finding.EditAdd {
-			appended[pathKey(listPath(e.Path))] = true
+			appended[pathKey(e.Target())] = true
 		}
+		n := len(e.Path)
+		i, ok := 0, false
+		if e.Op == finding.EditRemove && n > 0 {
+			i, ok = e.Path[n-1].(int)
+		}
+		if !ok {
+			continue
+		}
+		list := e.Path[:n-1]
+		at := slices.IndexFunc(emptied, func(r *removals) bool { return pathKey(r.list) == pathKey(list) })
+		if at < 0 {
+			emptied = append(emptied, &removals{list: list, items: map[int]bool{}})
+			at = len(emptied) - 1
+		}
+		emptied[at].items[i] = true
 	}
-	for _, e := range slices.Clone(out) {
-		if e.Op != finding.EditRemove || len(e.Path) == 0 {
-			continue
-		}
-		list := e.Path[:len(e.Path)-1]
-		k := pathKey(list)
-		s, err := resolve(obj, list)
-		if err != nil || s.node == nil || s.node.Kind != yaml.SequenceNode || appended[k] || s.key == nil {
-			continue
-		}
-		if idx := removed[k]; len(idx) > 0 && distinct(idx) == len(s.node.Content) {
-			out = append(out, finding.Edit{Op: finding.EditRemove, Path: slices.Clone(list)})
-			delete(removed, k)
+	for _, r := range emptied {
+		s, err := resolve(obj, r.list)
+		if err == nil && s.key != nil && s.node != nil && s.node.Kind == yaml.SequenceNode &&
+			!appended[pathKey(r.list)] && len(r.items) == len(s.node.Content) {
+			out = append(out, finding.Edit{Op: finding.EditRemove, Path: slices.Clone(r.list)})
 		}
 	}
 	// Edits under a removed field go with it.
@@ -142,12 +147,6 @@ func normalize(obj *yaml.Node, edits []finding.Edit) []finding.Edit {
 	return kept
 }
 
-func distinct(xs []int) int {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return len(slices.Compact(s))
-}
-
 func sameEdit(a, b finding.Edit) bool {
 	return a.Op == b.Op && pathKey(a.Path) == pathKey(b.Path) && reflect.DeepEqual(a.Value, b.Value)
 }
@@ -157,14 +156,6 @@ func under(p, prefix []any) bool {
 }
 
 func pathKey(p []any) string { return fmt.Sprintf("%#v", p) }
-
-// listPath is the path of the list an add appends to.
-func listPath(p []any) []any {
-	if n := len(p); n > 0 && p[n-1] == "-" {
-		return p[:n-1]
-	}
-	return p
-}
 
 // plan is the text changes that make edits (normalized) in the object.
 func (p *planner) plan(edits []finding.Edit) ([]change, error) {
@@ -182,7 +173,7 @@ func (p *planner) plan(edits []finding.Edit) ([]change, error) {
 		case finding.EditQuote:
 			cs, err = p.quote(e.Path)
 		case finding.EditAdd:
-			list := listPath(e.Path)
+			list := e.Target()
 			if len(list) == len(e.Path) {
 				return nil, fmt.Errorf("add to %s: only appending to a list (a path ending in \"-\") is supported", manifest.FormatPath(e.Path))
 			}
@@ -249,11 +240,11 @@ func (p *planner) quote(path []any) ([]change, error) {
 	if !ok || !ok2 {
 		return nil, fmt.Errorf("%s is not written on one line", manifest.FormatPath(path))
 	}
-	q := byte('"')
+	text := quoted(n.Value, '"')
 	if p.json {
-		q = 0
+		text = jsonString(n.Value)
 	}
-	return []change{{start, end, quoted(n.Value, q)}}, nil
+	return []change{{start, end, text}}, nil
 }
 
 // remove takes the key at path out of its mapping, or the item out of its

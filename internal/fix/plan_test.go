@@ -127,3 +127,17 @@ func withAPIVersion(s string) string {
 	}
 	return strings.ReplaceAll(s, "kind: ", "apiVersion: v1"+eol+"kind: ")
 }
+
+// TestPlainString: a string is written plain only where dslint reads it
+// back as the same string.
+func TestPlainString(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Exists": true, "node-role.kubernetes.io/control-plane": true, "NoSchedule": true,
+		"yes": false, "On": false, "true": false, "null": false, "1.30": false, "0755": false,
+		"a: b": false, "": false, "-x": false,
+	} {
+		if got := plainString(s); got != want {
+			t.Errorf("plainString(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/dslint/dslint/internal/yamlvalue"
 )
 
 // style is how the user writes the list an edit adds to, so that what is
@@ -32,10 +34,11 @@ func styleOf(seq, obj *yaml.Node) style {
 		from = obj // a list to create: quote as the object does
 	}
 	countQuotes(from, counts, 0)
-	for _, q := range []byte{'"', '\''} {
-		if counts[q] > counts[0] && counts[q] >= counts['"'+'\''-q] {
-			st.quote = q
-		}
+	switch {
+	case counts['"'] > counts[0] && counts['"'] >= counts['\'']:
+		st.quote = '"'
+	case counts['\''] > counts[0] && counts['\''] > counts['"']:
+		st.quote = '\''
 	}
 	if seq == nil {
 		return st
@@ -71,32 +74,37 @@ func countQuotes(n *yaml.Node, counts map[byte]int, depth int) {
 // seqIndentOf is how far the object writes a block list's "-" to the
 // right of its key: the first such list found, else 2.
 func seqIndentOf(obj *yaml.Node) int {
-	var found *int
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		if found != nil || depth > 64 || n.Kind != yaml.MappingNode {
-			return
-		}
+	if d, ok := firstSeqIndent(obj, 0); ok && d >= 0 {
+		return d
+	}
+	return 2
+}
+
+// firstSeqIndent is the indentation of the first block list under a key
+// in n, depth first.
+func firstSeqIndent(n *yaml.Node, depth int) (int, bool) {
+	if depth > 64 {
+		return 0, false
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if v.Kind == yaml.SequenceNode && v.Style&yaml.FlowStyle == 0 && len(v.Content) > 0 && v.Line > k.Line {
-				d := v.Column - k.Column
-				found = &d
-				return
+				return v.Column - k.Column, true
 			}
-			walk(v, depth+1)
-			if v.Kind == yaml.SequenceNode {
-				for _, item := range v.Content {
-					walk(item, depth+1)
-				}
+			if d, ok := firstSeqIndent(v, depth+1); ok {
+				return d, true
+			}
+		}
+	case yaml.SequenceNode:
+		for _, item := range n.Content {
+			if d, ok := firstSeqIndent(item, depth+1); ok {
+				return d, true
 			}
 		}
 	}
-	walk(obj, 0)
-	if found != nil && *found >= 0 {
-		return *found
-	}
-	return 2
+	return 0, false
 }
 
 func quoteOf(n *yaml.Node) byte {
@@ -182,7 +190,7 @@ func (st style) scalar(v any) string {
 	case string:
 		switch {
 		case st.json:
-			return quoted(v, 0)
+			return jsonString(v)
 		case st.quote != 0:
 			return quoted(v, st.quote)
 		case plainString(v):
@@ -197,24 +205,29 @@ func (st style) scalar(v any) string {
 	return fmt.Sprint(v)
 }
 
-// safePlain are the strings written plain: letters, digits and . _ / -,
-// not starting with what a number or an indicator starts with.
+// safePlain are the strings that may be written plain: letters, digits
+// and . _ / -, not starting with what a number or an indicator starts with.
 var safePlain = regexp.MustCompile(`^[A-Za-z_/][A-Za-z0-9_./-]*$`)
 
-// notStrings are the plain scalars YAML 1.1 or 1.2 reads as something
-// else than a string: booleans and nulls.
-var notStrings = regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null)$`)
-
-func plainString(s string) bool { return safePlain.MatchString(s) && !notStrings.MatchString(s) }
-
-// quoted is s in quotes q: single-quoted doubles its quotes; double-quoted
-// escapes as JSON does (valid YAML), and a text with a quote or backslash
-// is single-quoted instead when that needs no escape; q 0 is JSON's
-// double quotes, always.
-func quoted(s string, q byte) string {
-	if q == 0 { // JSON: always double quotes
-		return jsonString(s)
+// plainString is true when s, written plain, reads back as the string s,
+// as dslint reads manifests (yamlvalue: yes and on are booleans there, as
+// for kubectl).
+func plainString(s string) bool {
+	if !safePlain.MatchString(s) {
+		return false
 	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(s), &doc); err != nil || len(doc.Content) != 1 {
+		return false
+	}
+	v, err := yamlvalue.Plain(doc.Content[0])
+	return err == nil && v == s
+}
+
+// quoted is s in quotes q (' or "): single-quoted doubles its quotes;
+// double-quoted escapes as JSON does (valid YAML), and a text with a quote
+// or backslash is single-quoted instead when that needs no escape.
+func quoted(s string, q byte) string {
 	if q == '"' && strings.ContainsAny(s, "\"\\") && !strings.ContainsAny(s, "'\n") {
 		q = '\''
 	}

@@ -254,14 +254,6 @@ func (t *text) nodeEnd(n *yaml.Node) (int, bool) {
 	return 0, false
 }
 
-// skipSpace is the first offset at or after i that is not a space or tab.
-func (t *text) skipSpace(i int) int {
-	for i < len(t.data) && (t.data[i] == ' ' || t.data[i] == '\t') {
-		i++
-	}
-	return i
-}
-
 // trimSpaceBefore is the offset after the last byte before i that is not
 // white space (line breaks included).
 func (t *text) trimSpaceBefore(i int) int {

@@ -43,7 +43,7 @@ func applyPlain(obj *yaml.Node, v any, edits []finding.Edit) (any, error) {
 			}
 			v, err = setAt(v, e.Path, func(any, bool) (any, bool) { return s.node.Value, true })
 		case finding.EditAdd:
-			v, err = setAt(v, listPath(e.Path), func(old any, _ bool) (any, bool) {
+			v, err = setAt(v, e.Target(), func(old any, _ bool) (any, bool) {
 				list, _ := old.([]any)
 				return append(list, e.Value), true
 			})

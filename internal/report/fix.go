@@ -10,14 +10,8 @@ import (
 )
 
 // editPath is an edit's field path as findings print theirs; an append
-// names the list, without its trailing "-".
-func editPath(e finding.Edit) string {
-	p := e.Path
-	if n := len(p); n > 0 && p[n-1] == "-" {
-		p = p[:n-1]
-	}
-	return manifest.FormatPath(p)
-}
+// names the list.
+func editPath(e finding.Edit) string { return manifest.FormatPath(e.Target()) }
 
 // DescribeEdits says a fix's edits in words, for a viewer offering it and
 // for dslint fix naming what it cannot make: "remove
