@@ -154,6 +154,18 @@ _field_text("value", v) := sprintf("value: %q", [v])
 
 _field_text(name, v) := sprintf("%s: %v", [name, v]) if name != "value"
 
+# hands_over_eviction(tolerations, i, t, taint) is true when t, as the
+# toleration at index i of the list, is the first to tolerate the NoExecute
+# taint, which sets how long the pods stay on a node with it (its
+# tolerationSeconds, reference §2.3), and without it a later toleration
+# with another tolerationSeconds would be: removing t, or writing it as t,
+# changes when the pods are evicted.
+hands_over_eviction(tolerations, i, t, taint) if {
+	first := min({j | some j, other in tolerations; j != i; tolerates(other, taint)})
+	first > i
+	object.get(tolerations[first], "tolerationSeconds", null) != object.get(t, "tolerationSeconds", null)
+}
+
 # tolerated(tolerations, taint) is true when any toleration of the list
 # tolerates the taint (TolerationsTolerateTaint).
 tolerated(tolerations, taint) if {

@@ -298,3 +298,13 @@ test_control_plane_counterpart if {
 	tolerations.control_plane_counterpart({"key": master, "value": "true", "effect": "NoExecute", "tolerationSeconds": 60}) == {"key": cp, "operator": "Equal", "value": "true", "effect": "NoExecute", "tolerationSeconds": 60}
 	tolerations.control_plane_counterpart({"key": master, "operator": "Equal", "value": "", "effect": ""}) == {"key": cp, "operator": "Exists"}
 }
+
+test_hands_over_eviction if {
+	taint := {"key": "k", "effect": "NoExecute"}
+	first := {"key": "k", "operator": "Exists", "effect": "NoExecute"}
+	later := {"key": "k", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}
+	tolerations.hands_over_eviction([first, later], 0, first, taint)
+	not tolerations.hands_over_eviction([first, first], 0, first, taint) # the same timeout
+	not tolerations.hands_over_eviction([later, first], 1, first, taint) # not the first
+	not tolerations.hands_over_eviction([first], 0, first, taint) # none after it
+}

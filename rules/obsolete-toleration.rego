@@ -207,14 +207,10 @@ report contains result.with_fix(result.fail(k8s.pod_path(pod, ["tolerations", i,
 # and change that, so renaming is no one right repair and f gets no fix.
 _rename_fix(f, pod, i, t, current) := f if {
 	taint := {"key": current, "effect": "NoExecute"}
-	tol.tolerates(object.union(t, {"key": current}), taint)
-	tolerations := _pod_tolerations(pod)
-	first := min({j | some j, other in tolerations; j != i; tol.tolerates(other, taint)})
-	first > i
-	_seconds(tolerations[first]) != _seconds(t)
+	renamed := object.union(t, {"key": current})
+	tol.tolerates(renamed, taint)
+	tol.hands_over_eviction(_pod_tolerations(pod), i, renamed, taint)
 } else := result.with_fix(f, [result.replace(f.path, current)])
-
-_seconds(t) := object.get(t, "tolerationSeconds", null)
 
 # _pod_tolerations(pod) are those the pods get: a DaemonSet's pods also carry
 # the ones its controller adds (tol.daemonset_pod_tolerations).

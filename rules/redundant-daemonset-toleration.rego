@@ -99,11 +99,7 @@ report contains _removal(result.fail(k8s.pod_path(pod, ["tolerations", i]), msg)
 # change that, so f gets no fix.
 _removal(f, pod, i, t) := f if {
 	t.effect == "NoExecute"
-	taint := {"key": t.key, "effect": "NoExecute"}
-	tolerations := tol.daemonset_pod_tolerations(pod.spec)
-	first := min({j | some j, other in tolerations; j != i; tol.tolerates(other, taint)})
-	first > i
-	object.get(tolerations[first], "tolerationSeconds", null) != null
+	tol.hands_over_eviction(tol.daemonset_pod_tolerations(pod.spec), i, t, {"key": t.key, "effect": "NoExecute"})
 } else := result.with_fix(f, [result.remove(f.path)])
 
 # A not-ready/unreachable toleration with tolerationSeconds: the timeout is
