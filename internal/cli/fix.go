@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pmezard/go-difflib/difflib"
 	"github.com/spf13/pflag"
@@ -70,22 +72,27 @@ func (fl lintFlags) wantsReplacements() bool {
 	return slices.ContainsFunc(fl.reports, func(r extraReport) bool { return r.format == "json" || r.format == "sarif" })
 }
 
-// withStdinBuffered reads standard input whole when a source is stdin and
-// need is true, so that it can be read again (for a fix's edits).
-func (e *env) withStdinBuffered(srcs []manifest.Source, need bool) (*env, error) {
+// withStdinBuffered keeps standard input when a source is stdin and need
+// is true, so that it can be read again (for a fix's edits): whole when it
+// is a file fix would edit; a larger stream is read on as it comes, not
+// kept (kept is false).
+func (e *env) withStdinBuffered(srcs []manifest.Source, need bool) (c *env, kept bool, err error) {
 	if !need || !slices.ContainsFunc(srcs, func(s manifest.Source) bool { return s.Path == manifest.Stdin }) {
-		return e, nil
+		return e, false, nil
 	}
 	if _, ok := e.stdin.(*stdinBuffer); ok {
-		return e, nil
+		return e, true, nil
 	}
-	data, err := io.ReadAll(e.stdin)
+	data, err := io.ReadAll(io.LimitReader(e.stdin, manifest.MaxFileBytes+1))
 	if err != nil {
-		return nil, usagef("read standard input: %v", err)
+		return nil, false, usagef("read standard input: %v", err)
 	}
-	c := *e
-	c.stdin = &stdinBuffer{Reader: bytes.NewReader(data), data: data}
-	return &c, nil
+	c = &env{stdin: &stdinBuffer{Reader: bytes.NewReader(data), data: data}, stdout: e.stdout, stderr: e.stderr}
+	if fix.TooLarge(int64(len(data))) {
+		c.stdin = io.MultiReader(bytes.NewReader(data), e.stdin)
+		return c, false, nil
+	}
+	return c, true, nil
 }
 
 // stdinBuffer is standard input read whole.
@@ -101,6 +108,9 @@ func (e *env) read(source string) ([]byte, error) {
 			return b.data, nil
 		}
 		return nil, fmt.Errorf("standard input was not kept")
+	}
+	if info, err := os.Stat(source); err == nil && fix.TooLarge(info.Size()) {
+		return nil, fmt.Errorf("%s is larger than %d MiB, which dslint reads a part at a time: it is not fixed", source, manifest.MaxFileBytes>>20)
 	}
 	return os.ReadFile(source)
 }
@@ -122,16 +132,26 @@ func bySource(fs []finding.Finding, want func(finding.Finding) bool) (sources []
 }
 
 // describeFixes fills in the text edits of the findings' fixes, for the
-// reports that print them.
+// reports that print them: each file read and parsed again, files in
+// parallel.
 func describeFixes(e *env, fs []finding.Finding) {
 	sources, fixes := bySource(fs, func(f finding.Finding) bool { return f.Fix != nil })
-	for _, src := range sources {
-		data, err := e.read(src)
-		if err != nil {
-			continue
-		}
-		fix.Describe(src, data, fix.Targets(fixes[src]))
+	var wg sync.WaitGroup
+	next := make(chan string)
+	for range min(runtime.GOMAXPROCS(0), len(sources)) {
+		wg.Go(func() {
+			for src := range next {
+				if data, err := e.read(src); err == nil {
+					fix.Describe(src, data, fix.Targets(fixes[src]))
+				}
+			}
+		})
 	}
+	for _, src := range sources {
+		next <- src
+	}
+	close(next)
+	wg.Wait()
 }
 
 // maxFixPasses bounds the lint-and-fix rounds: a fix can bring out another
@@ -257,11 +277,14 @@ func (r *fixRun) keep(src string, data []byte) error {
 // fixed; it reports what remains. With --diff it prints the edits of all
 // rounds and changes nothing. Standard input is printed fixed.
 func runFixes(e *env, fl lintFlags, srcs []manifest.Source, opts lint.Options) (int, error) {
-	e, err := e.withStdinBuffered(srcs, true)
+	stdin := slices.ContainsFunc(srcs, func(s manifest.Source) bool { return s.Path == manifest.Stdin })
+	e, kept, err := e.withStdinBuffered(srcs, true)
 	if err != nil {
 		return 0, err
 	}
-	stdin := slices.ContainsFunc(srcs, func(s manifest.Source) bool { return s.Path == manifest.Stdin })
+	if stdin && !kept {
+		return 0, usagef("standard input is larger than %d MiB, which dslint fix does not hold whole: fix the file instead", manifest.MaxFileBytes>>20)
+	}
 	r := &fixRun{e: e, fl: fl, srcs: slices.Clone(srcs), opts: opts, done: map[string]*fixed{}}
 	var out *lint.Outcome
 	var problems lint.Problems

@@ -91,7 +91,7 @@ func lintOrFix(e *env, args []string, fixing bool) (int, error) {
 	if fl.fix.on {
 		return runFixes(e, fl, srcs, opts)
 	}
-	e, err = e.withStdinBuffered(srcs, fl.wantsReplacements())
+	e, _, err = e.withStdinBuffered(srcs, fl.wantsReplacements())
 	if err != nil {
 		return 0, err
 	}

@@ -45,6 +45,13 @@ func Targets(fixes []*finding.Fix) []Target {
 	return out
 }
 
+// errTooLarge refuses a file dslint reads a part at a time: fixing it
+// would hold it whole.
+var errTooLarge = fmt.Errorf("it is larger than %d MiB, which dslint reads a part at a time, not whole", manifest.MaxFileBytes>>20)
+
+// TooLarge is true for a file of size bytes that fix leaves alone.
+func TooLarge(size int64) bool { return size > manifest.MaxFileBytes }
+
 // file is a file parsed for fixing.
 type file struct {
 	name string
@@ -57,6 +64,9 @@ type file struct {
 // open parses data for fixing: a file with a syntax error, or one that is
 // not UTF-8, is not edited.
 func open(name string, data []byte) (*file, error) {
+	if len(data) > manifest.MaxFileBytes {
+		return nil, errTooLarge
+	}
 	f := manifest.Parse(name, data)
 	if f.Template {
 		return nil, errors.New("it holds Helm template syntax")
@@ -152,31 +162,54 @@ func (f *file) plan(obj *yaml.Node, fixes []*finding.Fix) (changes []change, edi
 }
 
 // Describe fills in the Replacements of each fix, made alone in the file
-// data (named name), or its Reason where it cannot be made there.
+// data (named name), or its Reason where it cannot be made there. The
+// fixes are checked together, once, as File makes them: a check per fix
+// would parse the file once per fix.
 func Describe(name string, data []byte, targets []Target) {
 	f, err := open(name, data)
+	if err == nil {
+		_, err = f.apply(data, f.planAll(targets))
+	}
 	for _, t := range targets {
-		var obj *yaml.Node
-		objErr := err
-		if objErr == nil {
-			obj, objErr = f.object(t)
-		}
 		for _, fx := range t.Fixes {
-			if objErr != nil {
-				fx.Reason = "not fixable in this file: " + objErr.Error()
+			if err != nil {
+				fx.Reason = "not fixable in this file: " + err.Error()
 				continue
 			}
-			cs, edits, applied := f.plan(obj, []*finding.Fix{fx})
-			if len(applied) == 0 {
-				continue
+			if obj, _ := f.object(t); obj != nil && fx.Reason == "" {
+				cs, _, _ := f.plan(obj, []*finding.Fix{fx})
+				fx.Replacements = f.replacements(cs)
 			}
-			if _, err := f.apply(data, map[*yaml.Node][]finding.Edit{obj: edits}, cs); err != nil {
-				fx.Reason = err.Error()
-				continue
-			}
-			fx.Replacements = f.replacements(cs)
 		}
 	}
+}
+
+// planned is the fixes of a file planned together: their changes, the
+// edits of each object, and the fixes they make.
+type planned struct {
+	changes []change
+	edits   map[*yaml.Node][]finding.Edit
+	applied []*finding.Fix
+}
+
+// planAll plans the fixes of every target together; a fix that cannot be
+// made gets its Reason.
+func (f *file) planAll(targets []Target) planned {
+	p := planned{edits: map[*yaml.Node][]finding.Edit{}}
+	for _, t := range targets {
+		obj, err := f.object(t)
+		if err != nil {
+			for _, fx := range t.Fixes {
+				fx.Reason = err.Error()
+			}
+			continue
+		}
+		cs, es, applied := f.plan(obj, t.Fixes)
+		p.changes = append(p.changes, cs...)
+		p.edits[obj] = es
+		p.applied = append(p.applied, applied...)
+	}
+	return p
 }
 
 // Result is a file fixed.
@@ -193,34 +226,19 @@ func File(name string, data []byte, targets []Target) (Result, error) {
 	if err != nil {
 		return Result{Data: data}, fmt.Errorf("%s was not changed: %w", name, err)
 	}
-	var all []change
-	edits := map[*yaml.Node][]finding.Edit{}
-	var res Result
-	for _, t := range targets {
-		obj, err := f.object(t)
-		if err != nil {
-			for _, fx := range t.Fixes {
-				fx.Reason = err.Error()
-			}
-			continue
-		}
-		cs, es, applied := f.plan(obj, t.Fixes)
-		all = append(all, cs...)
-		edits[obj] = es
-		res.Applied = append(res.Applied, applied...)
-	}
-	out, err := f.apply(data, edits, all)
+	p := f.planAll(targets)
+	out, err := f.apply(data, p)
 	if err != nil {
 		return Result{Data: data}, fmt.Errorf("%s was not changed: %w", name, err)
 	}
-	res.Data = out
-	return res, nil
+	return Result{Data: out, Applied: p.applied}, nil
 }
 
 // apply makes changes (of objects apart, each without overlaps) in data
 // and checks the result: it parses, and decodes to the objects of the file
 // with edits made in theirs.
-func (f *file) apply(data []byte, edits map[*yaml.Node][]finding.Edit, changes []change) ([]byte, error) {
+func (f *file) apply(data []byte, p planned) ([]byte, error) {
+	changes := slices.Clone(p.changes)
 	slices.SortStableFunc(changes, func(a, b change) int { return a.start - b.start })
 	var b bytes.Buffer
 	b.Write(data[:f.bom])
@@ -233,7 +251,7 @@ func (f *file) apply(data []byte, edits map[*yaml.Node][]finding.Edit, changes [
 	}
 	b.Write(body[at:])
 	out := b.Bytes()
-	if err := f.check(out, edits); err != nil {
+	if err := f.check(out, p.edits); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dslint/dslint/internal/finding"
+	"github.com/dslint/dslint/internal/manifest"
 )
 
 // edit makes an Edit from a path written a.b[0].c (ending "-" to append).
@@ -139,5 +140,15 @@ func TestPlainString(t *testing.T) {
 		if got := plainString(s); got != want {
 			t.Errorf("plainString(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// TestFileTooLarge: a file dslint reads a part at a time is not held
+// whole to be fixed.
+func TestFileTooLarge(t *testing.T) {
+	data := []byte(strings.Repeat("#\n", manifest.MaxFileBytes/2+1))
+	res, err := File("big.yaml", data, nil)
+	if err == nil || !strings.Contains(err.Error(), "larger than 32 MiB") || len(res.Data) != len(data) {
+		t.Errorf("err = %v", err)
 	}
 }
